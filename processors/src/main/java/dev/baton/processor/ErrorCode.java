@@ -1,0 +1,23 @@
+package dev.baton.processor;
+
+/** The stable, machine-readable dead-letter codes (CONTRACT.md §2). */
+public enum ErrorCode {
+    /** Bytes or JSON that cannot be read. */
+    MALFORMED,
+    /** Avro wire format with a schema id the registry does not know (or not a SessionEvent schema). */
+    UNKNOWN_SCHEMA,
+    /** The key is not the value's {@code tenant_id/session_id}. */
+    KEY_MISMATCH,
+    /** An identifier outside 1–128 of {@code [A-Za-z0-9._:-]}. */
+    INVALID_ID,
+    /** An agent or tool name outside 1–64 of {@code [A-Za-z0-9_-]}. */
+    INVALID_NAME,
+    /** Negative seq, unknown enum symbol, missing required field, arguments that are not a JSON object, ... */
+    INVALID_FIELD,
+    /** Zero or two of turn/handoff/closed. */
+    BAD_PAYLOAD,
+    /** Beyond the configured hard limit (default 1 MiB per record). */
+    OVERSIZED,
+    /** A turn whose seq was already recorded missing. */
+    LATE_TURN
+}
