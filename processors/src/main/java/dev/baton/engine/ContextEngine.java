@@ -1,21 +1,113 @@
 package dev.baton.engine;
 
+import dev.baton.engine.brick.BrickBuilder;
+import dev.baton.engine.framing.FramingSelector;
+import dev.baton.engine.layout.MessageWriter;
+import dev.baton.engine.layout.Segment;
+import dev.baton.engine.layout.SegmentBuilder;
+import dev.baton.engine.markers.TruncationLog;
+import dev.baton.engine.model.Handoff;
+import dev.baton.engine.model.Target;
+import dev.baton.engine.narration.Narration;
+import dev.baton.engine.narration.StepView;
+import dev.baton.engine.parity.ParityCheck;
 import dev.baton.engine.policy.Policy;
+import dev.baton.engine.retention.Manifest;
+import dev.baton.engine.retention.RetentionPlan;
+import dev.baton.engine.retention.RetentionPlanner;
+import dev.baton.engine.snapshot.Framing;
+import dev.baton.engine.snapshot.Message;
+import dev.baton.engine.snapshot.Parity;
+import dev.baton.engine.snapshot.Retention;
 import dev.baton.engine.snapshot.Snapshot;
+import dev.baton.engine.snapshot.Stats;
+import dev.baton.engine.snapshot.Truncation;
+import dev.baton.engine.snapshot.TruncationKind;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
+import dev.baton.engine.trim.HeadTailTrim;
+
+import java.util.List;
 
 /**
  * The context engine's entry point: plain values in, a {@link Snapshot} out (CONTRACT.md §4). No Kafka types, no
- * clock, no randomness: the snapshot is a function of the applied events, the hand-off and the policy (R10).
+ * clock, no randomness, no hash ordering: the snapshot is a function of the applied events, the hand-off and the
+ * policy (R10).
+ *
+ * <p>Rendering, rule by rule: the retention plan ({@link RetentionPlanner}, R3) decides which trails render; the
+ * layout ({@link SegmentBuilder}) turns the session into segments; {@link HeadTailTrim} (R5) fits them into the
+ * transcript budget, which is the same for every receiver (R4); {@link MessageWriter} writes them for the receiver,
+ * natively for its own steps and narrated for everyone else's (R1) with escaping (R2); {@link BrickBuilder} (R6)
+ * and {@link FramingSelector} (R7) add orientation; {@link TruncationLog} lists every visible marker (R8);
+ * {@link ParityCheck} compares with the primary's own rendering (R9). CLAUDE_CLI gets no transcript (R11).
  */
 public final class ContextEngine {
     private ContextEngine() {
     }
 
     /** Renders the snapshot of {@code state} for a ready hand-off. Does not modify the state. */
-    public static Snapshot render(String tenantId, String sessionId, SessionState state, ReadyHandoff handoff,
+    public static Snapshot render(String tenantId, String sessionId, SessionState state, ReadyHandoff ready,
                                   Policy policy) {
-        throw new UnsupportedOperationException("in progress");
+        Handoff h = ready.handoff();
+        String receiver = h.toAgent();
+        int budget = policy.transcriptBudgetFor(h.messageBudgetChars());
+        RetentionPlan plan = RetentionPlanner.plan(state, policy);
+        Manifest.Rendered manifest = plan.hasManifest() ? Manifest.render(plan, manifestCap(policy, budget)) : null;
+        Framing framing = FramingSelector.select(state, h, policy);
+        BrickBuilder.Brick brick = BrickBuilder.build(tenantId, sessionId, state, plan, h, ready.pendingMissing(), policy);
+
+        TruncationLog log = new TruncationLog();
+        List<Message> messages = List.of();
+        Parity parity = new Parity(receiver, 0, 0);
+        if (h.target() == Target.LOCAL) {
+            SegmentBuilder.Layout layout = SegmentBuilder.build(state, plan, ready.pendingMissing());
+            Segment manifestSegment = manifest == null ? null : Segment.baton(manifest.text(),
+                    new Truncation(TruncationKind.TRAIL_MANIFEST, manifestFrom(plan, manifest), newestManifested(plan),
+                            plan.manifestTotal(), manifest.header()));
+            HeadTailTrim.Result transcript = HeadTailTrim.trim(layout, manifestSegment, budget, policy, state);
+            messages = MessageWriter.write(transcript.segments(), receiver);
+            for (Segment s : transcript.segments()) {
+                log.add(s.note());
+                if (s.kind() == Segment.Kind.STEP && s.step().outcome() == StepView.Outcome.CLEARED) {
+                    log.add(new Truncation(TruncationKind.RESULT_CLEARED, s.step().seq(), s.step().seq(), 1,
+                            Narration.CLEARED));
+                }
+            }
+            String primary = state.primaryAgent();
+            if (primary != null) {
+                // R9: the primary's own rendering of the same session under the same budgets.
+                List<ParityCheck.Item> reference = ParityCheck.items(
+                        primary.equals(receiver) ? messages : MessageWriter.write(transcript.segments(), primary));
+                List<ParityCheck.Item> mine = ParityCheck.items(messages);
+                parity = new Parity(primary, reference.size(), ParityCheck.covered(reference, mine));
+            }
+        }
+        log.addAll(brick.truncations());
+
+        long messageChars = 0;
+        for (Message m : messages) messageChars += m.budgetChars();
+        long brickChars = brick.text().length();
+        long tokens = (messageChars + brickChars + framing.systemPrompt().length() + 3) / 4;
+        Retention retention = new Retention(plan.expanded(), plan.inlined(),
+                manifest == null ? List.of() : manifest.listedSeqs(), manifest == null ? 0 : manifest.unlisted(),
+                plan.trailBytes());
+        return new Snapshot(tenantId + "/" + sessionId + "/" + h.handoffId(), tenantId, sessionId, h.handoffId(),
+                h.fromAgent(), receiver, h.target(), state.lastAppliedSeq(), state.turnCount(), ready.occurredAtMillis(),
+                framing, brick.text(), messages, retention, log.list(), new Stats(messageChars, brickChars, tokens),
+                parity);
+    }
+
+    /** The manifest's cap: its own (default 4,000) but never more than a quarter of a small transcript budget. */
+    static int manifestCap(Policy policy, int budget) {
+        return Math.min(policy.manifestCapChars(), Math.max(budget / 4, 400));
+    }
+
+    static Long newestManifested(RetentionPlan plan) {
+        return plan.manifestEntries().isEmpty() ? null : plan.manifestEntries().get(0).seq;
+    }
+
+    static Long manifestFrom(RetentionPlan plan, Manifest.Rendered m) {
+        if (m.listedSeqs().isEmpty()) return newestManifested(plan);
+        return m.listedSeqs().get(m.listedSeqs().size() - 1);
     }
 }

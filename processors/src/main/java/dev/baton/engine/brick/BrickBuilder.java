@@ -1,0 +1,275 @@
+package dev.baton.engine.brick;
+
+import dev.baton.engine.layout.Segment;
+import dev.baton.engine.layout.SegmentBuilder;
+import dev.baton.engine.markers.Markers;
+import dev.baton.engine.model.Handoff;
+import dev.baton.engine.model.Role;
+import dev.baton.engine.model.Target;
+import dev.baton.engine.narration.Escaping;
+import dev.baton.engine.narration.Narration;
+import dev.baton.engine.narration.StepView;
+import dev.baton.engine.policy.Policy;
+import dev.baton.engine.retention.RetentionPlan;
+import dev.baton.engine.snapshot.Truncation;
+import dev.baton.engine.snapshot.TruncationKind;
+import dev.baton.engine.state.MissingRange;
+import dev.baton.engine.state.SessionState;
+import dev.baton.engine.state.StoredTurn;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * R6 — the brick: an orientation TL;DR that says where to look, within the brick budget (LOCAL 3,000 characters,
+ * CLAUDE_CLI 12,000). Lines, in order:
+ * <ol>
+ *   <li>the session line: tenant, session, turns, at most 8 agents;</li>
+ *   <li>{@code [task]} the first 500 characters of the first USER turn, and {@code [brief]} the first 1,000 of the
+ *       brief — excerpts ending with {@code …} when cut, not listed in truncations, shortened first (brief, then task)
+ *       when the fixed parts alone do not fit;</li>
+ *   <li>every TURNS_MISSING marker;</li>
+ *   <li>the newest activity, newest last, with tool calls and results: results over 1,500 characters keep 1,500 and
+ *       are followed by {@code … (truncated — full result in the session history)}; turns that do not fit are replaced
+ *       by {@code (earlier activity omitted — N turns)}; a single turn that alone exceeds the room keeps a head and a
+ *       tail of itself around a marker line.</li>
+ * </ol>
+ * All quoted data is escaped (R2).
+ */
+public final class BrickBuilder {
+    private BrickBuilder() {
+    }
+
+    public record Brick(String text, List<Truncation> truncations) {
+    }
+
+    /** One turn's brick lines and the markers they show. */
+    record Entry(long seq, String text, List<Truncation> notes) {
+    }
+
+    public static Brick build(String tenantId, String sessionId, SessionState state, RetentionPlan plan,
+                              Handoff handoff, MissingRange pending, Policy policy) {
+        int budget = handoff.target() == Target.CLAUDE_CLI ? policy.brickBudgetCliChars() : policy.brickBudgetLocalChars();
+        List<Truncation> notes = new ArrayList<>();
+
+        String session = sessionLine(tenantId, sessionId, state);
+        List<String> missingLines = new ArrayList<>();
+        for (Segment m : missingMarkers(state, pending)) {
+            missingLines.add(m.marker());
+            notes.add(m.note());
+        }
+        String taskText = state.headUser() == null ? null : state.headUser().text;
+        String briefText = handoff.brief();
+        int taskChars = taskText == null ? 0 : Math.min(policy.brickTaskChars(), taskText.length());
+        int briefChars = briefText == null ? 0 : Math.min(policy.brickBriefChars(), briefText.length());
+        String omittedReserve = Markers.brickActivityOmitted(Math.max(state.turnCount(), 1));
+        int fixedBudget = budget - (state.turnCount() > 0 ? omittedReserve.length() + 1 : 0);
+
+        // When the fixed parts alone do not fit, shorten the brief first, then the task.
+        String fixed = fixedPart(session, taskText, taskChars, briefText, briefChars, missingLines);
+        while (fixed.length() > fixedBudget && briefText != null && briefChars > 0) {
+            briefChars = Math.max(0, briefChars - Math.max(1, fixed.length() - fixedBudget));
+            fixed = fixedPart(session, taskText, taskChars, briefText, briefChars, missingLines);
+        }
+        while (fixed.length() > fixedBudget && taskText != null && taskChars > 0) {
+            taskChars = Math.max(0, taskChars - Math.max(1, fixed.length() - fixedBudget));
+            fixed = fixedPart(session, taskText, taskChars, briefText, briefChars, missingLines);
+        }
+
+        // Activity, newest first, while it fits.
+        List<Entry> entries = entries(state, plan, policy);
+        int room = budget - fixed.length() - 1;
+        List<Entry> shown = new ArrayList<>();
+        int used = 0;
+        long oldestShownSeq = Long.MAX_VALUE;
+        for (Entry e : entries) {
+            boolean olderRemain = countOlder(state, e.seq) > 0;
+            int reserve = olderRemain ? omittedReserve.length() + 1 : 0;
+            int need = e.text.isEmpty() ? 0 : e.text.length() + (shown.isEmpty() ? 0 : 1);
+            if (used + need + reserve <= room) {
+                if (!e.text.isEmpty()) shown.add(e);
+                used += need;
+                oldestShownSeq = e.seq;
+                continue;
+            }
+            if (shown.isEmpty()) {
+                Entry cut = trimEntry(e, room - reserve);
+                if (!cut.text.isEmpty()) {
+                    shown.add(cut);
+                    oldestShownSeq = e.seq;
+                }
+            }
+            break;
+        }
+        long omitted = oldestShownSeq == Long.MAX_VALUE ? state.turnCount() : countOlder(state, oldestShownSeq);
+
+        StringBuilder sb = new StringBuilder(fixed);
+        if (omitted > 0) {
+            String line = Markers.brickActivityOmitted(omitted);
+            sb.append('\n').append(line);
+            long lastOmitted = oldestShownSeq == Long.MAX_VALUE ? state.lastAppliedSeq() : oldestShownSeq - 1;
+            notes.add(new Truncation(TruncationKind.BRICK_ACTIVITY_OMITTED, firstSeq(state), lastOmitted, omitted, line));
+        }
+        for (int i = shown.size() - 1; i >= 0; i--) {
+            sb.append('\n').append(shown.get(i).text);
+            notes.addAll(shown.get(i).notes);
+        }
+        return new Brick(sb.toString(), notes);
+    }
+
+    static long firstSeq(SessionState state) {
+        long first = Long.MAX_VALUE;
+        if (state.headUser() != null) first = Math.min(first, state.headUser().seq);
+        if (state.compacted().count > 0) first = Math.min(first, state.compacted().fromSeq);
+        List<StoredTurn> body = state.body();
+        if (!body.isEmpty()) first = Math.min(first, body.get(0).seq);
+        return first == Long.MAX_VALUE ? 0 : first;
+    }
+
+    /** Applied turns older than {@code seq}. */
+    static long countOlder(SessionState state, long seq) {
+        long atOrAfter = 0;
+        if (state.headUser() != null && state.headUser().seq >= seq) atOrAfter++;
+        if (state.headAssistant() != null && state.headAssistant().seq >= seq) atOrAfter++;
+        for (StoredTurn t : state.body()) if (t.seq >= seq) atOrAfter++;
+        return state.turnCount() - atOrAfter;
+    }
+
+    static String sessionLine(String tenantId, String sessionId, SessionState state) {
+        StringBuilder sb = new StringBuilder("[session ").append(sessionId).append(" of tenant ").append(tenantId)
+                .append(": ").append(Markers.turns(state.turnCount()));
+        if (!state.agents().isEmpty()) {
+            sb.append("; agents: ").append(String.join(", ", state.agents()));
+            if (state.moreAgents()) sb.append(" and others");
+        }
+        return sb.append(']').toString();
+    }
+
+    static String fixedPart(String session, String task, int taskChars, String brief, int briefChars,
+                            List<String> missing) {
+        StringBuilder sb = new StringBuilder(session);
+        if (task != null) sb.append('\n').append("[task] ").append(Escaping.escape(excerpt(task, taskChars)));
+        if (brief != null) sb.append('\n').append("[brief] ").append(Escaping.escape(excerpt(brief, briefChars)));
+        for (String m : missing) sb.append('\n').append(m);
+        return sb.toString();
+    }
+
+    static String excerpt(String text, int chars) {
+        if (text.length() <= chars) return text;
+        return text.substring(0, Escaping.safeCut(text, chars)) + "…";
+    }
+
+    static List<Segment> missingMarkers(SessionState state, MissingRange pending) {
+        List<Segment> out = new ArrayList<>();
+        MissingRange older = state.olderMissing();
+        if (older != null) {
+            out.add(SegmentBuilder.missingMarker(older,
+                    Markers.olderTurnsMissing(older.count(), older.from(), older.to())));
+        }
+        for (MissingRange r : state.missingRanges()) {
+            out.add(SegmentBuilder.missingMarker(r, Markers.turnsMissing(r.count(), r.from(), r.to())));
+        }
+        if (pending != null) {
+            out.add(SegmentBuilder.missingMarker(pending,
+                    Markers.turnsMissing(pending.count(), pending.from(), pending.to())));
+        }
+        return out;
+    }
+
+    /** Brick entries of the turns in state, newest first; legacy steps shown with their calling turn when shown. */
+    static List<Entry> entries(SessionState state, RetentionPlan plan, Policy policy) {
+        List<StoredTurn> turns = new ArrayList<>(state.body());
+        if (state.headUser() != null) turns.add(state.headUser());
+        if (state.headAssistant() != null) turns.add(state.headAssistant());
+        turns.sort(Comparator.comparingLong((StoredTurn t) -> t.seq).reversed());
+        Long headAssistantSeq = state.headAssistant() == null ? null : state.headAssistant().seq;
+
+        // A legacy step answered by a TOOL turn is shown with that TOOL turn (the brick is an index, in seq order).
+        List<Entry> out = new ArrayList<>();
+        for (StoredTurn t : turns) {
+            List<String> lines = new ArrayList<>();
+            List<Truncation> notes = new ArrayList<>();
+            List<Segment> segs = SegmentBuilder.turnSegments(t, plan, headAssistantSeq);
+            if (t.role == Role.ASSISTANT || t.role == Role.USER || t.role == Role.SYSTEM) {
+                String who = t.role == Role.ASSISTANT ? t.agent : t.role.name().toLowerCase();
+                String head = "[seq " + t.seq + " " + who + "]";
+                lines.add(t.text.isEmpty() ? head : head + " " + Escaping.escape(t.text));
+            }
+            if (t.trailBearing && !plan.isRetained(t.seq)) {
+                String m = Markers.brickTrailNotShown(t.seq, String.join(", ", t.toolNames));
+                lines.add(m);
+                notes.add(new Truncation(TruncationKind.TRAIL_MANIFEST, t.seq, t.seq, 1, m));
+            }
+            List<StepView> steps = new ArrayList<>();
+            for (Segment s : segs) if (s.kind() == Segment.Kind.STEP) steps.add(s.step());
+            for (StepView s : steps) stepLines(s, policy, lines, notes);
+            out.add(new Entry(t.seq, String.join("\n", lines), notes));
+        }
+        return out;
+    }
+
+    static void stepLines(StepView s, Policy policy, List<String> lines, List<Truncation> notes) {
+        lines.add(Narration.callLine(s));
+        switch (s.outcome()) {
+            case RESULT, ERROR -> {
+                String r = s.result().plain();
+                String label = s.outcome() == StepView.Outcome.RESULT ? "[result: " : "[error: ";
+                int cap = policy.brickResultCapChars();
+                if (r.length() > cap) {
+                    String kept = r.substring(0, Escaping.safeCut(r, cap));
+                    lines.add(label + Escaping.escape(kept) + "]");
+                    lines.add(Markers.BRICK_RESULT_TRUNCATED);
+                    notes.add(new Truncation(TruncationKind.BRICK_RESULT_TRUNCATED, s.seq(), s.seq(),
+                            r.length() - kept.length(), Markers.BRICK_RESULT_TRUNCATED));
+                } else {
+                    lines.add(label + Escaping.escape(r) + "]");
+                }
+            }
+            case CLEARED -> {
+                lines.add(Narration.CLEARED);
+                notes.add(new Truncation(TruncationKind.RESULT_CLEARED, s.seq(), s.seq(), 1, Narration.CLEARED));
+            }
+            case NO_RESULT -> lines.add(Narration.NO_RESULT);
+        }
+    }
+
+    /** A single turn that alone exceeds the room: a head and a tail of itself around a marker line. */
+    static Entry trimEntry(Entry e, int room) {
+        String text = e.text;
+        if (room <= 0) return new Entry(e.seq, "", List.of());
+        String best = "";
+        long bestCut = text.length();
+        int lo = 0;
+        int hi = text.length();
+        while (lo <= hi) {
+            int keep = (lo + hi) >>> 1;
+            int headLen = Escaping.safeCut(text, (keep + 1) / 2);
+            int tailStart = Escaping.safeCutUp(text, text.length() - (keep - headLen));
+            if (tailStart < headLen) tailStart = headLen;
+            long cut = tailStart - headLen;
+            String tail = text.substring(tailStart);
+            // The tail may start inside a line: escape it like any quoted line so it cannot pass for a marker.
+            if (!tail.isEmpty() && Escaping.needsEscape(tail.charAt(0))) tail = "\\" + tail;
+            String candidate = text.substring(0, headLen) + "\n" + Markers.brickTurnTrimmed(cut) + "\n" + tail;
+            if (candidate.length() <= room) {
+                best = candidate;
+                bestCut = cut;
+                lo = keep + 1;
+            } else {
+                hi = keep - 1;
+            }
+        }
+        if (best.isEmpty()) {
+            String m = Markers.brickTurnTrimmed(text.length());
+            if (m.length() > room) return new Entry(e.seq, "", List.of());
+            best = m;
+            bestCut = text.length();
+        }
+        List<Truncation> notes = new ArrayList<>();
+        String marker = Markers.brickTurnTrimmed(bestCut);
+        notes.add(new Truncation(TruncationKind.BRICK_TURN_TRIMMED, e.seq, e.seq, bestCut, marker));
+        for (Truncation n : e.notes) if (best.contains(n.marker())) notes.add(n);
+        return new Entry(e.seq, best, notes);
+    }
+}

@@ -1,0 +1,62 @@
+package dev.baton.engine.layout;
+
+import dev.baton.engine.model.ToolCall;
+import dev.baton.engine.narration.Narration;
+import dev.baton.engine.narration.StepView;
+import dev.baton.engine.snapshot.Message;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * R1 — writes segments as chat messages for one receiver. The receiver's own steps replay natively (an assistant
+ * message with its tool calls, then one tool message per call; consecutive own steps of one turn share the assistant
+ * message); every other agent's step, and every step whose call is unknown, is narrated as a system message. The
+ * receiver's own text is a plain assistant message; another agent's text carries {@code name}.
+ */
+public final class MessageWriter {
+    private MessageWriter() {
+    }
+
+    public static List<Message> write(List<Segment> segments, String receiver) {
+        List<Message> out = new ArrayList<>();
+        int i = 0;
+        while (i < segments.size()) {
+            Segment s = segments.get(i);
+            if (isNative(s, receiver)) {
+                // Group consecutive own steps of the same turn into one assistant message with several calls.
+                List<StepView> group = new ArrayList<>();
+                long home = s.order();
+                while (i < segments.size() && isNative(segments.get(i), receiver) && segments.get(i).order() == home) {
+                    group.add(segments.get(i).step());
+                    i++;
+                }
+                List<ToolCall> calls = new ArrayList<>();
+                for (StepView g : group) calls.add(new ToolCall(g.callId(), g.tool(), g.arguments()));
+                out.add(new Message("assistant", null, "", calls, null));
+                for (StepView g : group) {
+                    out.add(new Message("tool", null, Narration.nativeToolContent(g), List.of(), g.callId()));
+                }
+                continue;
+            }
+            out.add(message(s, receiver));
+            i++;
+        }
+        return out;
+    }
+
+    static boolean isNative(Segment s, String receiver) {
+        // A step without a call id is a TOOL turn whose call is unknown: the receiver never issued such a call.
+        return s.kind() == Segment.Kind.STEP && s.step().callId() != null && s.step().agent().equals(receiver);
+    }
+
+    static Message message(Segment s, String receiver) {
+        return switch (s.kind()) {
+            case USER -> Message.user(s.text().plain());
+            case SYSTEM -> Message.system(s.systemContent());
+            case ASSISTANT_TEXT -> Message.assistant(receiver.equals(s.agent()) ? null : s.agent(), s.text().plain());
+            case STEP -> Message.system(Narration.narrate(s.step()));
+            case MARKER -> Message.system(s.marker());
+        };
+    }
+}

@@ -1,0 +1,117 @@
+package dev.baton.engine.layout;
+
+import dev.baton.engine.markers.Markers;
+import dev.baton.engine.model.ToolStep;
+import dev.baton.engine.narration.Datum;
+import dev.baton.engine.narration.Narration;
+import dev.baton.engine.narration.StepView;
+import dev.baton.engine.retention.RetentionPlan;
+import dev.baton.engine.snapshot.Truncation;
+import dev.baton.engine.snapshot.TruncationKind;
+import dev.baton.engine.state.MissingRange;
+import dev.baton.engine.state.SessionState;
+import dev.baton.engine.state.StoredTurn;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Layout: turns become segments in seq order. A USER turn is a user message, a SYSTEM turn a system message, an
+ * ASSISTANT turn its retained trail (R3) and then its text. A legacy call answered by a later TOOL turn belongs to
+ * that TOOL turn for trimming and moves back to its calling turn when that turn is kept (R1: "a legacy step renders
+ * at its calling turn while that turn is retained, otherwise at the TOOL turn that answers it"); a call never
+ * answered stays on its calling turn with {@code [no result recorded]}; a TOOL turn whose call is unknown is
+ * narrated with tool {@code unknown} and arguments {@code {}}. Missing ranges become marker segments where they are.
+ */
+public final class SegmentBuilder {
+    private SegmentBuilder() {
+    }
+
+    /** Head and body segments of a session. */
+    public record Layout(List<Segment> head, List<Segment> body) {
+    }
+
+    public static Layout build(SessionState state, RetentionPlan plan, MissingRange pending) {
+        List<Segment> head = new ArrayList<>();
+        Long headAssistantSeq = state.headAssistant() == null ? null : state.headAssistant().seq;
+        if (state.headUser() != null) head.addAll(turnSegments(state.headUser(), plan, headAssistantSeq));
+        if (state.headAssistant() != null) head.addAll(turnSegments(state.headAssistant(), plan, headAssistantSeq));
+        head.sort(Comparator.comparingLong(Segment::order));
+
+        List<Segment> body = new ArrayList<>();
+        for (StoredTurn t : state.body()) body.addAll(turnSegments(t, plan, headAssistantSeq));
+        for (MissingRange r : state.missingRanges()) {
+            body.add(missingMarker(r, Markers.turnsMissing(r.count(), r.from(), r.to())));
+        }
+        MissingRange older = state.olderMissing();
+        if (older != null) {
+            body.add(missingMarker(older, Markers.olderTurnsMissing(older.count(), older.from(), older.to())));
+        }
+        if (pending != null) {
+            body.add(missingMarker(pending, Markers.turnsMissing(pending.count(), pending.from(), pending.to())));
+        }
+        // Stable sort: a turn's own segments keep their order (trail, then text).
+        body.sort(Comparator.comparingLong(Segment::order));
+        return new Layout(head, body);
+    }
+
+    public static Segment missingMarker(MissingRange r, String text) {
+        return Segment.marker(r.from(), text,
+                new Truncation(TruncationKind.TURNS_MISSING, r.from(), r.to(), r.count(), text));
+    }
+
+    public static List<Segment> turnSegments(StoredTurn t, RetentionPlan plan, Long headAssistantSeq) {
+        List<Segment> out = new ArrayList<>();
+        switch (t.role) {
+            case USER -> out.add(Segment.user(t.seq, t.agent, t.text));
+            case SYSTEM -> out.add(Segment.system(t.seq, t.agent, t.text));
+            case ASSISTANT -> {
+                boolean retained = t.trailBearing && plan.isRetained(t.seq);
+                if (retained && t.trail != null) {
+                    for (ToolStep s : t.trail) out.add(Segment.step(t.seq, t.seq, fromTrail(t, s)));
+                }
+                if (retained && t.calls != null) {
+                    boolean isHead = headAssistantSeq != null && headAssistantSeq == t.seq;
+                    for (StoredTurn.LegacyCall c : t.calls) {
+                        if (c.answeredBySeq < 0) {
+                            out.add(Segment.step(t.seq, t.seq, new StepView(t.seq, t.agent, c.callId, c.tool,
+                                    c.arguments, StepView.Outcome.NO_RESULT, Datum.of(""))));
+                        } else if (isHead) {
+                            // The head is always kept: the step stays with its calling turn.
+                            out.add(Segment.step(t.seq, t.seq, new StepView(t.seq, t.agent, c.callId, c.tool,
+                                    c.arguments, StepView.Outcome.RESULT, Datum.of(c.result))));
+                        }
+                        // Answered calls of other turns are carried by their TOOL turn (below).
+                    }
+                }
+                if (!t.text.isEmpty()) out.add(Segment.assistantText(t.seq, t.agent, t.text));
+            }
+            case TOOL -> {
+                StoredTurn.ResolvedCall a = t.answers;
+                if (a == null) {
+                    out.add(Segment.step(t.seq, t.seq, new StepView(t.seq, t.agent, null, Narration.UNKNOWN_TOOL,
+                            Narration.UNKNOWN_ARGUMENTS, StepView.Outcome.RESULT, Datum.of(t.text))));
+                } else {
+                    boolean callerRetained = plan.isRetained(a.callingSeq());
+                    boolean callerIsHead = headAssistantSeq != null && headAssistantSeq == a.callingSeq();
+                    if (callerRetained && callerIsHead) break;
+                    long home = callerRetained ? a.callingSeq() : t.seq;
+                    out.add(Segment.step(t.seq, home, new StepView(t.seq, a.callingAgent(), a.callId(), a.tool(),
+                            a.arguments(), StepView.Outcome.RESULT, Datum.of(t.text))));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static StepView fromTrail(StoredTurn t, ToolStep s) {
+        StepView.Outcome o = switch (s.status()) {
+            case OK -> s.result() == null ? StepView.Outcome.NO_RESULT : StepView.Outcome.RESULT;
+            case ERROR -> StepView.Outcome.ERROR;
+            case CLEARED -> StepView.Outcome.CLEARED;
+        };
+        return new StepView(t.seq, t.agent, s.callId(), s.tool(), s.arguments(), o,
+                Datum.of(s.result() == null ? "" : s.result()));
+    }
+}

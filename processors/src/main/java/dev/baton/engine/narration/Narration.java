@@ -1,0 +1,58 @@
+package dev.baton.engine.narration;
+
+/**
+ * R1 — ownership and narration. Another agent's tool step is narrated as one system message:
+ * {@code [{agent} called {tool}({arguments})]} + new line + {@code [result: {result}]} (or {@code [error: …]},
+ * {@code [result cleared at capture time]}, {@code [no result recorded]}), with the quoted arguments and result
+ * escaped (R2). The receiver's own steps replay natively: an assistant message with the tool call, then a tool
+ * message carrying the result.
+ */
+public final class Narration {
+    public static final String CLEARED = "[result cleared at capture time]";
+    public static final String NO_RESULT = "[no result recorded]";
+    public static final String UNKNOWN_TOOL = "unknown";
+    public static final String UNKNOWN_ARGUMENTS = "{}";
+
+    private Narration() {
+    }
+
+    /** The narrated system-message content of a step. */
+    public static String narrate(StepView s) {
+        return callLine(s) + "\n" + outcomeLine(s);
+    }
+
+    /** {@code [{agent} called {tool}({arguments})]}. */
+    public static String callLine(StepView s) {
+        return "[" + s.agent() + " called " + s.tool() + "(" + Escaping.escape(s.arguments()) + ")]";
+    }
+
+    /** The result line(s) of a narrated step. */
+    public static String outcomeLine(StepView s) {
+        return switch (s.outcome()) {
+            case RESULT -> "[result: " + s.result().escaped() + "]";
+            case ERROR -> "[error: " + s.result().escaped() + "]";
+            case CLEARED -> CLEARED;
+            case NO_RESULT -> NO_RESULT;
+        };
+    }
+
+    /** The content of the native {@code tool} message of an own step (not escaped: its role says what it is). */
+    public static String nativeToolContent(StepView s) {
+        return switch (s.outcome()) {
+            case RESULT -> s.result().plain();
+            case ERROR -> "[error: " + s.result().plain() + "]";
+            case CLEARED -> CLEARED;
+            case NO_RESULT -> NO_RESULT;
+        };
+    }
+
+    /** Budget characters of the native form: tool name + arguments of the call, plus the tool message content. */
+    public static int nativeSize(StepView s) {
+        return s.tool().length() + s.arguments().length() + nativeToolContent(s).length();
+    }
+
+    /** R9: a step's size for trimming is measured on the narrated form, never smaller than the native one. */
+    public static int segmentSize(StepView s) {
+        return Math.max(narrate(s).length(), nativeSize(s));
+    }
+}

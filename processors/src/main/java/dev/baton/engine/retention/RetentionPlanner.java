@@ -1,0 +1,55 @@
+package dev.baton.engine.retention;
+
+import dev.baton.engine.policy.Policy;
+import dev.baton.engine.state.SessionState;
+import dev.baton.engine.state.TrailEntry;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * R3 — plans trail retention, newest first: the {@code expandedTrailTurns} newest trail-bearing turns are expanded;
+ * the following ones are inlined while their cumulative trail bytes (over the turns after the expanded ones) stay
+ * within {@code inlineTrailBytes}; all older ones go to the manifest. The first turn that does not fit ends the
+ * inlining (older turns are not considered), so the retained trails are always the newest ones.
+ */
+public final class RetentionPlanner {
+    private RetentionPlanner() {
+    }
+
+    public static RetentionPlan plan(SessionState state, Policy policy) {
+        List<Long> expanded = new ArrayList<>();
+        List<Long> inlined = new ArrayList<>();
+        List<TrailEntry> manifest = new ArrayList<>();
+        Set<Long> retained = new HashSet<>();
+        long cumulative = 0;
+        long bytes = 0;
+        boolean overflow = false;
+        List<TrailEntry> trails = state.trails();
+        for (int i = 0; i < trails.size(); i++) {
+            TrailEntry e = trails.get(i);
+            // Once manifested, always manifested (its contents may be gone): the plan only moves forward.
+            if (e.manifested) overflow = true;
+            if (!overflow && i < policy.expandedTrailTurns()) {
+                expanded.add(e.seq);
+                retained.add(e.seq);
+                bytes += e.bytes;
+                continue;
+            }
+            if (!overflow) {
+                cumulative += e.bytes;
+                if (cumulative <= policy.inlineTrailBytes()) {
+                    inlined.add(e.seq);
+                    retained.add(e.seq);
+                    bytes += e.bytes;
+                    continue;
+                }
+                overflow = true;
+            }
+            manifest.add(e);
+        }
+        return new RetentionPlan(expanded, inlined, manifest, state.manifestUnlisted(), bytes, retained);
+    }
+}

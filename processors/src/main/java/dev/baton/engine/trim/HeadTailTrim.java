@@ -1,0 +1,278 @@
+package dev.baton.engine.trim;
+
+import dev.baton.engine.layout.Segment;
+import dev.baton.engine.layout.SegmentBuilder;
+import dev.baton.engine.markers.Markers;
+import dev.baton.engine.policy.Policy;
+import dev.baton.engine.snapshot.Truncation;
+import dev.baton.engine.snapshot.TruncationKind;
+import dev.baton.engine.state.Compacted;
+import dev.baton.engine.state.SessionState;
+import dev.baton.engine.state.StoredTurn;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * R5 — head + tail trim. Within budget, every segment renders in seq order with the manifest right after the head.
+ * Over budget, the transcript keeps the head (first USER turn, first ASSISTANT turn after it, then the manifest), one
+ * middle system message and the longest tail of whole segments that fits the rest of the budget. The middle is the
+ * digest of the omitted turns (one line per turn) when it fits the digest budget, otherwise the marker
+ * {@code (earlier conversation omitted — N turns, seq a–b; full history in the session log)}. A turn with any omitted
+ * segment counts as omitted. The newest segment is always kept: when even it does not fit, it (and any head part
+ * that alone exceeds the budget) keeps a head and a tail of its content around a marker line
+ * ({@link SegmentCutter}).
+ *
+ * <p>How the middle's own size is reserved (the contract leaves it open): the tail is first chosen with the full
+ * digest budget reserved; if the resulting digest fits, it is used; otherwise the tail is chosen again with only the
+ * marker's size reserved and the marker is used. Both passes are deterministic.
+ */
+public final class HeadTailTrim {
+    private HeadTailTrim() {
+    }
+
+    /** The trimmed transcript as segments in final order (manifest and middle included as Baton segments). */
+    public record Result(List<Segment> segments, boolean trimmed) {
+    }
+
+    public static Result trim(SegmentBuilder.Layout layout, Segment manifest, int budget, Policy policy,
+                              SessionState state) {
+        List<Segment> head = layout.head();
+        List<Segment> body = layout.body();
+        long total = sum(head) + sum(body) + (manifest == null ? 0 : manifest.size());
+        if (total <= budget) return new Result(untrimmed(head, manifest, body), false);
+
+        long fixed = sum(head) + (manifest == null ? 0 : manifest.size());
+        if (!body.isEmpty()) {
+            Segment newest = body.get(body.size() - 1);
+            int digestBudget = policy.digestBudgetChars();
+            // Pass A: reserve the digest budget and use the digest when it fits.
+            long availA = budget - fixed - digestBudget;
+            if (digestBudget > 0 && availA >= newest.size()) {
+                int start = tailStart(body, availA);
+                Omitted o = omitted(body, start, state);
+                String digest = digest(o);
+                if (digest != null && digest.length() <= digestBudget) {
+                    Segment middle = Segment.baton(digest, new Truncation(TruncationKind.TRANSCRIPT_MIDDLE_SUMMARIZED,
+                            o.from, o.to, o.count, firstLine(digest)));
+                    return new Result(assemble(head, manifest, middle, body.subList(start, body.size()), o), true);
+                }
+            }
+            // Pass B: reserve the marker's largest possible size and use the marker.
+            long markerBound = markerBound(state, body);
+            long availB = budget - fixed - markerBound;
+            if (availB >= newest.size()) {
+                int start = tailStart(body, availB);
+                Omitted o = omitted(body, start, state);
+                Segment middle = o.count == 0 ? null : dropped(o);
+                return new Result(assemble(head, manifest, middle, body.subList(start, body.size()), o), true);
+            }
+        }
+        return new Result(degenerate(head, manifest, body, budget, state), true);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+
+    /** Omitted turns: those compacted out of state and the body turns before the tail's boundary. */
+    static final class Omitted {
+        long count;
+        long from = -1;
+        long to = -1;
+        long boundarySeq;
+        List<String> lines = new ArrayList<>();
+        boolean overflow;
+
+        void add(long seq) {
+            count++;
+            if (from < 0 || seq < from) from = seq;
+            if (seq > to) to = seq;
+        }
+    }
+
+    /** Index of the first body segment of the longest suffix whose size fits {@code avail} (the newest always). */
+    static int tailStart(List<Segment> body, long avail) {
+        long used = 0;
+        int start = body.size();
+        for (int i = body.size() - 1; i >= 0; i--) {
+            long s = body.get(i).size();
+            if (used + s > avail && i < body.size() - 1) break;
+            used += s;
+            start = i;
+        }
+        return start;
+    }
+
+    static Omitted omitted(List<Segment> body, int start, SessionState state) {
+        Omitted o = new Omitted();
+        Compacted c = state.compacted();
+        if (c.count > 0) {
+            o.count = c.count;
+            o.from = c.fromSeq;
+            o.to = c.toSeq;
+            o.lines.addAll(c.lines);
+            o.overflow = c.overflow;
+        }
+        if (start >= body.size()) {
+            o.boundarySeq = Long.MAX_VALUE;
+        } else {
+            Segment first = body.get(start);
+            if (first.kind() == Segment.Kind.MARKER) {
+                o.boundarySeq = first.seq();
+            } else {
+                boolean partial = start > 0 && body.get(start - 1).kind() != Segment.Kind.MARKER
+                        && body.get(start - 1).seq() == first.seq();
+                o.boundarySeq = partial ? first.seq() + 1 : first.seq();
+            }
+        }
+        for (StoredTurn t : state.body()) {
+            if (t.seq >= o.boundarySeq) break;
+            o.add(t.seq);
+            if (!o.overflow) o.lines.add(DigestLine.of(t));
+        }
+        return o;
+    }
+
+    static String digest(Omitted o) {
+        if (o.count == 0 || o.overflow) return null;
+        StringBuilder sb = new StringBuilder(Markers.middleSummarized(o.count, o.from, o.to));
+        for (String l : o.lines) sb.append('\n').append(l);
+        return sb.toString();
+    }
+
+    static Segment dropped(Omitted o) {
+        String m = Markers.middleDropped(o.count, o.from, o.to);
+        return Segment.baton(m, new Truncation(TruncationKind.TRANSCRIPT_MIDDLE_DROPPED, o.from, o.to, o.count, m));
+    }
+
+    /** An upper bound of the dropped-middle marker's length: its numbers cannot exceed these. */
+    static long markerBound(SessionState state, List<Segment> body) {
+        long maxSeq = Math.max(state.nextSeq(), 0);
+        for (Segment s : body) maxSeq = Math.max(maxSeq, s.seq());
+        long n = Math.max(state.turnCount(), 2);
+        return Markers.middleDropped(Math.max(n, maxSeq + 1), maxSeq, maxSeq).length();
+    }
+
+    static String firstLine(String s) {
+        int i = s.indexOf('\n');
+        return i < 0 ? s : s.substring(0, i);
+    }
+
+    static long sum(List<Segment> segs) {
+        long n = 0;
+        for (Segment s : segs) n += s.size();
+        return n;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+
+    /** Everything in seq order, legacy steps at their calling turns, the manifest right after the head. */
+    static List<Segment> untrimmed(List<Segment> head, Segment manifest, List<Segment> body) {
+        List<Segment> all = new ArrayList<>(head.size() + body.size() + 1);
+        all.addAll(head);
+        all.addAll(body);
+        Set<Long> kept = new HashSet<>();
+        for (Segment s : all) if (s.kind() != Segment.Kind.MARKER) kept.add(s.seq());
+        List<Segment> ordered = relocate(all, Long.MIN_VALUE);
+        if (manifest != null) {
+            int at = 0;
+            long lastHeadOrder = Long.MIN_VALUE;
+            for (Segment h : head) lastHeadOrder = Math.max(lastHeadOrder, h.order());
+            if (lastHeadOrder != Long.MIN_VALUE) {
+                for (int i = 0; i < ordered.size(); i++) {
+                    if (ordered.get(i).order() <= lastHeadOrder) at = i + 1;
+                }
+            }
+            ordered.add(at, manifest);
+        }
+        return ordered;
+    }
+
+    static List<Segment> assemble(List<Segment> head, Segment manifest, Segment middle, List<Segment> tail, Omitted o) {
+        List<Segment> out = new ArrayList<>(head);
+        if (manifest != null) out.add(manifest);
+        if (middle != null) out.add(middle);
+        out.addAll(relocate(tail, o.boundarySeq));
+        return out;
+    }
+
+    /**
+     * Moves legacy steps to their calling turn when that turn is kept ({@code homeSeq >= boundarySeq}), before the
+     * calling turn's text, and sorts by position (stable: a turn keeps its own order).
+     */
+    static List<Segment> relocate(List<Segment> segs, long boundarySeq) {
+        List<Segment> out = new ArrayList<>(segs.size());
+        for (Segment s : segs) {
+            if (s.relocatable() && s.homeSeq() >= boundarySeq) out.add(s.at(2 * s.homeSeq() + 1));
+            else out.add(s);
+        }
+        out.sort(Comparator.comparingLong(Segment::order).thenComparingInt(HeadTailTrim::rank));
+        return out;
+    }
+
+    /** Within one turn: own steps, then relocated legacy steps, then the text. */
+    static int rank(Segment s) {
+        if (s.kind() == Segment.Kind.ASSISTANT_TEXT) return 2;
+        if (s.kind() == Segment.Kind.STEP && s.seq() != s.homeSeq() && s.order() == 2 * s.homeSeq() + 1) return 1;
+        return 0;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+
+    /**
+     * Not even the head, the manifest and the newest segment fit: every one of them is cut to a common cap (the
+     * largest cap whose total fits: water-filling), each keeping a head and a tail of its content around a marker.
+     */
+    static List<Segment> degenerate(List<Segment> head, Segment manifest, List<Segment> body, int budget,
+                                    SessionState state) {
+        List<Segment> tail = body.isEmpty() ? List.of() : List.of(body.get(body.size() - 1));
+        Segment middle = null;
+        Omitted o = null;
+        if (!body.isEmpty()) {
+            o = omitted(body, body.size() - 1, state);
+            if (o.count > 0) middle = dropped(o);
+        }
+        long room = budget - (middle == null ? 0 : middle.size());
+        List<Segment> parts = new ArrayList<>(head);
+        if (manifest != null) parts.add(manifest);
+        parts.addAll(tail);
+        long cap = waterLevel(parts, room);
+        List<Segment> cutHead = new ArrayList<>();
+        for (Segment h : head) cutHead.add(SegmentCutter.cut(h, (int) Math.min(Integer.MAX_VALUE, cap)));
+        Segment cutManifest = manifest;
+        List<Segment> cutTail = new ArrayList<>();
+        for (Segment t : tail) cutTail.add(SegmentCutter.cut(t, (int) Math.min(Integer.MAX_VALUE, cap)));
+        if (o == null) {
+            o = new Omitted();
+            o.boundarySeq = Long.MIN_VALUE;
+        }
+        return assemble(cutHead, cutManifest, middle, cutTail, o);
+    }
+
+    /** The largest cap c with sum(min(size, c)) <= room over the cuttable parts (markers are not cut). */
+    static long waterLevel(List<Segment> parts, long room) {
+        long fixed = 0;
+        List<Long> sizes = new ArrayList<>();
+        for (Segment p : parts) {
+            if (p.kind() == Segment.Kind.MARKER) fixed += p.size();
+            else sizes.add((long) p.size());
+        }
+        long avail = room - fixed;
+        if (sizes.isEmpty()) return Long.MAX_VALUE;
+        sizes.sort(Long::compare);
+        long used = 0;
+        int n = sizes.size();
+        for (int i = 0; i < n; i++) {
+            long remainingParts = n - i;
+            long c = (avail - used) / remainingParts;
+            if (sizes.get(i) <= c) {
+                used += sizes.get(i);
+            } else {
+                return Math.max(c, 0);
+            }
+        }
+        return Long.MAX_VALUE;
+    }
+}
