@@ -4,15 +4,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The body turns that left the state because no future snapshot can show them in full: how many, their seq span,
- * and their digest lines (R5) while those fit the digest budget — past it the digest can never be used again, so
- * only the count and span are kept ({@code overflow}).
+ * The body turns that left the state because no future snapshot can show them: how many, their seq span, and their
+ * digest lines (R5) while those fit the digest budget — past it the digest can never be used again, so only the
+ * count and span are kept ({@code overflow}). Only turns that always render something are counted here; turns that
+ * can never render anything again (an empty ASSISTANT turn whose trail is in the manifest) are never "omitted" and
+ * simply leave the state once out of the brick's reach.
  */
 public final class Compacted {
     public long count;
     public long fromSeq = -1;
     public long toSeq = -1;
     public List<String> lines = new ArrayList<>();
+    /** The seq of each line, to merge them in seq order with the lines of turns still in state. */
+    public List<Long> lineSeqs = new ArrayList<>();
     public long lineChars;
     public boolean overflow;
 
@@ -22,10 +26,12 @@ public final class Compacted {
         if (seq > toSeq) toSeq = seq;
         if (overflow) return;
         lines.add(digestLine);
+        lineSeqs.add(seq);
         lineChars += digestLine.length() + 1;
         if (lineChars > digestBudget) {
             overflow = true;
             lines.clear();
+            lineSeqs.clear();
             lineChars = 0;
         }
     }

@@ -8,4 +8,21 @@ public final class ManifestLine {
     public static String of(TrailEntry e) {
         return "[seq " + e.seq + " " + e.agent + ": " + String.join(", ", e.toolNames) + "]";
     }
+
+    /** {@code of(e).length()} without building the string (state compaction computes it on every turn). */
+    public static int length(TrailEntry e) {
+        int n = 5 + digits(e.seq) + 1 + e.agent.length() + 2 + 1;
+        for (int i = 0; i < e.toolNames.size(); i++) n += e.toolNames.get(i).length() + (i > 0 ? 2 : 0);
+        return n;
+    }
+
+    /** Decimal digits of a non-negative number. */
+    public static int digits(long v) {
+        int d = 1;
+        while (v >= 10) {
+            v /= 10;
+            d++;
+        }
+        return d;
+    }
 }

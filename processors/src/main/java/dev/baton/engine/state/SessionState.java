@@ -52,7 +52,6 @@ public final class SessionState {
     StoredTurn headUser;
     StoredTurn headAssistant;
     ArrayDeque<StoredTurn> body = new ArrayDeque<>();
-    long bodyMinChars;
     Compacted compacted = new Compacted();
 
     // ---- retention (R3)
@@ -281,10 +280,7 @@ public final class SessionState {
             headAssistant = st;
             head = true;
         }
-        if (!head) {
-            body.addLast(st);
-            bodyMinChars += minChars(st);
-        }
+        if (!head) body.addLast(st);
         updateRetention(policy);
         compactBody(policy);
     }
@@ -321,30 +317,90 @@ public final class SessionState {
         return null;
     }
 
+    /** How a body turn's presence in the transcript can change over time. */
+    enum Presence {
+        /** Always renders at least one segment (a text, a USER/SYSTEM message, a TOOL result). */
+        ALWAYS,
+        /** Renders nothing now and never again (an empty ASSISTANT turn without a retained trail). */
+        NEVER,
+        /** May change (a retained trail of an empty turn; a TOOL turn whose step sits on the head). */
+        CHANGING
+    }
+
+    Presence presence(StoredTurn t) {
+        switch (t.role) {
+            case USER, SYSTEM:
+                return Presence.ALWAYS;
+            case ASSISTANT:
+                if (!t.text.isEmpty()) return Presence.ALWAYS;
+                return t.trailBearing && !t.manifested ? Presence.CHANGING : Presence.NEVER;
+            default:
+                if (t.answers != null && headAssistant != null && t.answers.callingSeq() == headAssistant.seq
+                        && !headAssistant.manifested) return Presence.CHANGING;
+                return Presence.ALWAYS;
+        }
+    }
+
     /**
-     * The smallest size a body turn can ever render at: its text. Trails can move to the manifest and legacy steps
-     * can move between the calling turn and the TOOL turn, but a text never leaves the transcript.
+     * The smallest size a body turn can ever render at in the transcript: its text (or its result, for a TOOL turn
+     * not carried by the head). Trails can move to the manifest and legacy steps between turns, but a text or a
+     * result never leaves the transcript.
      */
-    static long minChars(StoredTurn t) {
-        return t.role == Role.TOOL ? 0 : t.text.length();
+    long minTranscriptChars(StoredTurn t) {
+        if (t.role == Role.TOOL) {
+            boolean onHead = t.answers != null && headAssistant != null && t.answers.callingSeq() == headAssistant.seq;
+            return onHead ? 0 : t.text.length();
+        }
+        return t.text.length();
+    }
+
+    /** The smallest size of a turn's brick entry: its {@code [seq N who]} line and text. */
+    static long minBrickChars(StoredTurn t) {
+        if (t.role == Role.TOOL) return 0;
+        return 8 + ManifestLine.digits(t.seq) + (t.agent == null ? 0 : Math.min(t.agent.length(), 4)) + t.text.length();
     }
 
     /** The largest window any future hand-off can render: the tenant's transcript budget or the largest brick. */
     static long window(Policy policy) {
-        return Math.max(policy.maxTranscriptBudget(),
-                Math.max(policy.brickBudgetCliChars(), policy.brickBudgetLocalChars()));
+        return Math.max(policy.maxTranscriptBudget(), brickWindow(policy));
     }
 
+    static long brickWindow(Policy policy) {
+        return Math.max(policy.brickBudgetCliChars(), policy.brickBudgetLocalChars());
+    }
+
+    /**
+     * Compaction (bounded state). Walking from the oldest body turn, with the minimal sizes of the strictly newer
+     * turns: a turn that always renders leaves once those newer turns alone exceed every budget (it can only be in
+     * the middle again: it becomes a count, a span and a digest line); a turn that never renders again leaves once
+     * it is out of the brick's reach; a turn whose presence may still change stays (there are few: retained trails
+     * and TOOL turns carried by the head).
+     */
     private void compactBody(Policy policy) {
-        if (!compaction) return;
+        if (!compaction || body.size() < 2) return;
         long w = window(policy);
-        while (body.size() > 1) {
-            StoredTurn oldest = body.peekFirst();
-            // Strictly newer turns alone already fill every possible tail: this turn can only be in the middle.
-            if (bodyMinChars - minChars(oldest) <= w) break;
-            body.pollFirst();
-            bodyMinChars -= minChars(oldest);
-            compacted.add(oldest.seq, DigestLine.of(oldest), policy.digestBudgetChars());
+        long bw = brickWindow(policy);
+        long newerT = 0;
+        long newerB = 0;
+        for (StoredTurn t : body) {
+            newerT += minTranscriptChars(t);
+            newerB += minBrickChars(t);
+        }
+        Iterator<StoredTurn> it = body.iterator();
+        int left = body.size();
+        while (it.hasNext() && left > 1) {
+            StoredTurn t = it.next();
+            left--;
+            newerT -= minTranscriptChars(t);
+            newerB -= minBrickChars(t);
+            if (newerB <= bw && newerT <= w) break; // nothing newer can leave either
+            Presence p = presence(t);
+            if (p == Presence.ALWAYS && newerT > w) {
+                it.remove();
+                compacted.add(t.seq, DigestLine.of(t), policy.digestBudgetChars());
+            } else if (p == Presence.NEVER && newerB > bw) {
+                it.remove();
+            }
         }
     }
 
@@ -361,12 +417,13 @@ public final class SessionState {
                 if (!overflow && cumulative <= policy.inlineTrailBytes()) continue;
                 overflow = true;
                 e.manifested = true;
-                if (compaction) dropTrailContents(e.seq);
+                markManifested(e.seq);
             } else {
                 overflow = true;
             }
-            manifestLineChars += ManifestLine.of(e).length() + 1;
-            if (compaction && manifestLineChars > policy.manifestCapChars()) {
+            if (!compaction) continue;
+            manifestLineChars += ManifestLine.length(e) + 1;
+            if (manifestLineChars > policy.manifestCapChars()) {
                 // Entries this old can never be listed again (newer entries only push them further): count them.
                 int drop = trails.size() - i;
                 manifestUnlisted += drop;
@@ -376,11 +433,15 @@ public final class SessionState {
         }
     }
 
-    private void dropTrailContents(long seq) {
+    private void markManifested(long seq) {
         StoredTurn st = findStored(seq);
         if (st != null) {
-            st.trail = null;
-            st.calls = null;
+            st.manifested = true;
+            if (compaction) {
+                // Only tool names are needed from now on (manifest, digest).
+                st.trail = null;
+                st.calls = null;
+            }
         }
     }
 

@@ -24,6 +24,8 @@ public final class StoredTurn {
     public List<String> toolNames = new ArrayList<>();
     /** True when this turn has (or had) tool activity: R3 plans it. */
     public boolean trailBearing;
+    /** Set once the retention plan put this turn's trail in the manifest (permanent). */
+    public boolean manifested;
     /** TOOL turn: the call it answers, null when the call is unknown. */
     public ResolvedCall answers;
     /** TOOL turn: the call id it carried (may be null). */

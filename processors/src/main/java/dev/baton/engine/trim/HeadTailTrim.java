@@ -105,15 +105,21 @@ public final class HeadTailTrim {
         return start;
     }
 
+    /**
+     * The omitted turns: those compacted out of state, and the body turns before the tail's boundary that render
+     * something (a turn with any omitted segment; a turn that renders nothing is not omitted). Digest lines in seq
+     * order.
+     */
     static Omitted omitted(List<Segment> body, int start, SessionState state) {
         Omitted o = new Omitted();
         Compacted c = state.compacted();
+        java.util.TreeMap<Long, String> lines = new java.util.TreeMap<>();
         if (c.count > 0) {
             o.count = c.count;
             o.from = c.fromSeq;
             o.to = c.toSeq;
-            o.lines.addAll(c.lines);
             o.overflow = c.overflow;
+            for (int i = 0; i < c.lines.size(); i++) lines.put(c.lineSeqs.get(i), c.lines.get(i));
         }
         if (start >= body.size()) {
             o.boundarySeq = Long.MAX_VALUE;
@@ -127,11 +133,15 @@ public final class HeadTailTrim {
                 o.boundarySeq = partial ? first.seq() + 1 : first.seq();
             }
         }
+        Set<Long> rendering = new HashSet<>();
+        for (Segment s : body) if (s.kind() != Segment.Kind.MARKER) rendering.add(s.seq());
         for (StoredTurn t : state.body()) {
             if (t.seq >= o.boundarySeq) break;
+            if (!rendering.contains(t.seq)) continue;
             o.add(t.seq);
-            if (!o.overflow) o.lines.add(DigestLine.of(t));
+            if (!o.overflow) lines.put(t.seq, DigestLine.of(t));
         }
+        o.lines.addAll(lines.values());
         return o;
     }
 
