@@ -149,7 +149,8 @@ public final class BoundedBinaryDecoder extends Decoder {
 
     @Override
     public void skipString() throws IOException {
-        pos += readLength("string");
+        int n = readLength("string"); // not `pos += readLength(..)`: that would add to pos as it was before the read
+        pos += n;
     }
 
     @Override
@@ -162,7 +163,8 @@ public final class BoundedBinaryDecoder extends Decoder {
 
     @Override
     public void skipBytes() throws IOException {
-        pos += readLength("bytes");
+        int n = readLength("bytes");
+        pos += n;
     }
 
     @Override
