@@ -109,7 +109,14 @@ public final class AvroJson {
                 if (first != JsonToken.START_OBJECT) {
                     throw malformed("value is not a JSON object (starts with " + describe(first) + ")");
                 }
-                Object record = readRecord(schema, "");
+                Object record;
+                try {
+                    record = readRecord(schema, "");
+                } catch (JsonReadException e) {
+                    // a field error counts only when the whole value is readable JSON: syntax errors win
+                    if (e.kind() == JsonReadException.Kind.INVALID_FIELD) drainToEnd();
+                    throw e;
+                }
                 if (p.nextToken() != null) throw malformed("unexpected content after the JSON object at " + where());
                 return record;
             } catch (StreamConstraintsException e) {
@@ -122,6 +129,14 @@ public final class AvroJson {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+
+        /** Reads the rest of the value, only to find syntax errors and trailing content. */
+        void drainToEnd() throws IOException {
+            while (!p.getParsingContext().inRoot()) {
+                if (p.nextToken() == null) throw malformed("unexpected end of input");
+            }
+            if (p.nextToken() != null) throw malformed("unexpected content after the JSON object at " + where());
         }
 
         String where() {
