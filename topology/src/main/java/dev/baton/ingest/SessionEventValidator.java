@@ -106,7 +106,7 @@ public final class SessionEventValidator {
 
         List<ToolStep> trail = new ArrayList<>(t.getTrail().size());
         if (!t.getTrail().isEmpty() && role != Role.ASSISTANT) {
-            invalidField("turn.trail has " + t.getTrail().size() + " step(s) on a " + role + " turn; only ASSISTANT turns carry a trail");
+            invalidField("turn.trail has " + t.getTrail().size() + " step(s) on " + article(role) + " turn; only ASSISTANT turns carry a trail");
         }
         for (int i = 0; i < t.getTrail().size(); i++) {
             dev.baton.avro.ToolStep s = t.getTrail().get(i);
@@ -119,7 +119,7 @@ public final class SessionEventValidator {
 
         List<ToolCall> calls = new ArrayList<>(t.getToolCalls().size());
         if (!t.getToolCalls().isEmpty() && role != Role.ASSISTANT) {
-            invalidField("turn.tool_calls has " + t.getToolCalls().size() + " call(s) on a " + role
+            invalidField("turn.tool_calls has " + t.getToolCalls().size() + " call(s) on " + article(role)
                     + " turn; only ASSISTANT turns carry tool calls");
         }
         for (int i = 0; i < t.getToolCalls().size(); i++) {
@@ -132,7 +132,7 @@ public final class SessionEventValidator {
 
         if (t.getToolCallId() != null) {
             if (role != Role.TOOL) {
-                invalidField("turn.tool_call_id is set on a " + role + " turn; only TOOL turns answer a tool call");
+                invalidField("turn.tool_call_id is set on " + article(role) + " turn; only TOOL turns answer a tool call");
             }
             requireId("turn.tool_call_id", t.getToolCallId());
         }
@@ -174,6 +174,10 @@ public final class SessionEventValidator {
             throw new RecordRejectedException(ErrorCode.INVALID_NAME, path + " " + Excerpt.quote(value) + " is not a name ("
                     + NAME_SHAPE + ")");
         }
+    }
+
+    private static String article(Role role) {
+        return (role == Role.ASSISTANT ? "an " : "a ") + role;
     }
 
     private static void invalidField(String message) {

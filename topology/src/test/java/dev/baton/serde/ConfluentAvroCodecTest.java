@@ -95,6 +95,32 @@ class ConfluentAvroCodecTest {
     }
 
     @Test
+    void shouldSkipWriterOnlyArraysMapsAndBytes() throws IOException {
+        ObjectNode json = (ObjectNode) new ObjectMapper().readTree(SessionEvent.getClassSchema().toString());
+        ArrayNode fields = (ArrayNode) json.get("fields");
+        ObjectMapper m = new ObjectMapper();
+        fields.insert(1, m.readTree("{\"name\":\"tags\",\"type\":{\"type\":\"array\",\"items\":\"string\"},\"default\":[]}"));
+        fields.insert(2, m.readTree("{\"name\":\"meta\",\"type\":{\"type\":\"map\",\"values\":\"long\"},\"default\":{}}"));
+        fields.insert(3, m.readTree("{\"name\":\"blob\",\"type\":\"bytes\",\"default\":\"\"}"));
+        Schema writer = new Schema.Parser().parse(json.toString());
+        GenericRecord record = new GenericData.Record(writer);
+        record.put("event_id", "e1");
+        record.put("tags", List.of("a", "bb", "ccc"));
+        record.put("meta", java.util.Map.of("x", 1L, "y", 2L));
+        record.put("blob", java.nio.ByteBuffer.wrap(new byte[]{1, 2, 3}));
+        record.put("tenant_id", "t1");
+        record.put("session_id", "s1");
+        record.put("occurred_at", 5L);
+        record.put("closed", new GenericData.Record(writer.getField("closed").schema().getTypes().get(1)));
+
+        SessionEvent read = codec.deserialize(frame(registry.register(TOPIC + "-value", writer), writer, record));
+
+        assertThat(read.getEventId()).isEqualTo("e1");
+        assertThat(read.getTenantId()).isEqualTo("t1");
+        assertThat(read.getClosed()).isNotNull();
+    }
+
+    @Test
     void shouldFillDefaultsWhenAnOlderWriterSchemaLacksAnOptionalField() throws IOException {
         ObjectNode json = (ObjectNode) new ObjectMapper().readTree(SessionEvent.getClassSchema().toString());
         ArrayNode fields = (ArrayNode) json.get("fields");
