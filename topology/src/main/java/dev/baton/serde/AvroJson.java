@@ -12,7 +12,6 @@ import org.apache.avro.Conversion;
 import org.apache.avro.LogicalType;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.IndexedRecord;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
@@ -351,7 +350,7 @@ public final class AvroJson {
                     g.writeNull();
                     return;
                 }
-                int branch = GenericData.get().resolveUnion(schema, value instanceof Instant i ? i.toEpochMilli() : value);
+                int branch = SpecificData.get().resolveUnion(schema, value instanceof Instant i ? i.toEpochMilli() : value);
                 writeValue(g, value, schema.getTypes().get(branch), fieldName);
             }
             case NULL -> g.writeNull();
