@@ -34,6 +34,16 @@ class AvroJsonTest {
     }
 
     @Test
+    void shouldKeepArgumentsExactWhenTheyStartFarIntoALargeValue() {
+        String arguments = "{\"k\": \"" + "v".repeat(70_000) + "\", \"n\": 2.50}";
+        String json = turnWithArguments(arguments).replace("\"text\":\"\"", "\"text\":\"" + "é".repeat(50_000) + "\"");
+
+        SessionEvent event = read(json);
+
+        assertThat(event.getTurn().getTrail().get(0).getArguments()).isEqualTo(arguments);
+    }
+
+    @Test
     void shouldAcceptArgumentsAsAStringHoldingAnObject() {
         SessionEvent event = read(turnWithArguments("\"{\\\"b\\\": 2, \\\"a\\\": 1.50}\""));
 
