@@ -1,0 +1,90 @@
+package dev.baton.egress;
+
+import dev.baton.avro.ContextSnapshot;
+import dev.baton.engine.model.Target;
+import dev.baton.engine.model.ToolCall;
+import dev.baton.engine.snapshot.Framing;
+import dev.baton.engine.snapshot.FramingKind;
+import dev.baton.engine.snapshot.Message;
+import dev.baton.engine.snapshot.Parity;
+import dev.baton.engine.snapshot.Retention;
+import dev.baton.engine.snapshot.Snapshot;
+import dev.baton.engine.snapshot.Stats;
+import dev.baton.engine.snapshot.Truncation;
+import dev.baton.engine.snapshot.TruncationKind;
+import dev.baton.serde.AvroJson;
+import dev.baton.serde.ConfluentAvroCodec;
+import dev.baton.serde.SchemaRegistryClient;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Reads {@code ContextSnapshot} values back (Avro wire format or JSON line), as the generated record or as the
+ * engine's {@link Snapshot}. Used by tests and by the command line to print snapshots.
+ *
+ * <pre>{@code
+ * ContextSnapshotReader reader = ContextSnapshotReader.avro(registry);
+ * ContextSnapshot record = reader.read(value);
+ * Snapshot snapshot = reader.readSnapshot(value);   // equals the snapshot that was encoded
+ * }</pre>
+ * Errors are {@link dev.baton.serde.AvroReadException} or {@link dev.baton.serde.JsonReadException}. Thread-safe.
+ */
+public final class ContextSnapshotReader {
+    private final ConfluentAvroCodec<ContextSnapshot> avro; // null: JSON
+
+    private ContextSnapshotReader(ConfluentAvroCodec<ContextSnapshot> avro) {
+        this.avro = avro;
+    }
+
+    public static ContextSnapshotReader avro(SchemaRegistryClient registry) {
+        return new ContextSnapshotReader(new ConfluentAvroCodec<>(registry, ContextSnapshot.class));
+    }
+
+    public static ContextSnapshotReader json() {
+        return new ContextSnapshotReader(null);
+    }
+
+    /** {@code avro} or {@code json}; {@code registry} may be null for JSON. */
+    public static ContextSnapshotReader forFormat(String format, SchemaRegistryClient registry) {
+        return switch (format.toLowerCase(Locale.ROOT)) {
+            case "avro" -> avro(registry);
+            case "json" -> json();
+            default -> throw new IllegalArgumentException("unknown format '" + format + "': expected avro or json");
+        };
+    }
+
+    public ContextSnapshot read(byte[] value) {
+        return avro != null ? avro.deserialize(value) : AvroJson.read(value, ContextSnapshot.class);
+    }
+
+    public Snapshot readSnapshot(byte[] value) {
+        return toSnapshot(read(value));
+    }
+
+    /** The generated record as the engine's snapshot, field for field (the inverse of {@link SnapshotEncoder#toAvro}). */
+    public static Snapshot toSnapshot(ContextSnapshot c) {
+        List<Message> messages = new ArrayList<>(c.getMessages().size());
+        for (dev.baton.avro.Message m : c.getMessages()) {
+            List<ToolCall> calls = new ArrayList<>(m.getToolCalls().size());
+            for (dev.baton.avro.ToolCall t : m.getToolCalls()) calls.add(new ToolCall(t.getCallId(), t.getTool(), t.getArguments()));
+            messages.add(new Message(m.getRole(), m.getName(), m.getContent(), calls, m.getToolCallId()));
+        }
+        List<Truncation> truncations = new ArrayList<>(c.getTruncations().size());
+        for (dev.baton.avro.Truncation t : c.getTruncations()) {
+            truncations.add(new Truncation(TruncationKind.valueOf(t.getKind().name()), t.getSeqFrom(), t.getSeqTo(),
+                    t.getCount(), t.getMarker()));
+        }
+        var r = c.getRetention();
+        return new Snapshot(c.getSnapshotId(), c.getTenantId(), c.getSessionId(), c.getHandoffId(), c.getFromAgent(),
+                c.getToAgent(), Target.valueOf(c.getTarget().name()), c.getAsOfSeq(), c.getTurnCount(),
+                c.getOccurredAt().toEpochMilli(),
+                new Framing(FramingKind.valueOf(c.getFraming().getKind().name()), c.getFraming().getSystemPrompt()),
+                c.getBrick(), messages,
+                new Retention(r.getExpandedSeqs(), r.getInlinedSeqs(), r.getManifestSeqs(), r.getManifestUnlisted(), r.getTrailBytes()),
+                truncations,
+                new Stats(c.getStats().getMessageChars(), c.getStats().getBrickChars(), c.getStats().getEstimatedTokens()),
+                new Parity(c.getParity().getReferenceAgent(), c.getParity().getReferenceItems(), c.getParity().getCoveredItems()));
+    }
+}

@@ -1,0 +1,106 @@
+package dev.baton.egress;
+
+import dev.baton.avro.ContextSnapshot;
+import dev.baton.avro.FramingKind;
+import dev.baton.avro.Target;
+import dev.baton.avro.TruncationKind;
+import dev.baton.engine.snapshot.Message;
+import dev.baton.engine.snapshot.Snapshot;
+import dev.baton.engine.snapshot.Truncation;
+import dev.baton.serde.AvroJson;
+import dev.baton.serde.ConfluentAvroCodec;
+import dev.baton.serde.SchemaRegistryClient;
+import org.apache.kafka.common.serialization.Serializer;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Writes the engine's {@link Snapshot} as the output {@code ContextSnapshot} (CONTRACT.md §3): Confluent-wire-format
+ * Avro ({@link #avro}, schema registered under {@code {topic}-value}) or one line of JSON ({@link #json}, the form of
+ * {@code baton backfill} output: §3 field names in schema order, {@code arguments} as JSON objects,
+ * {@code occurred_at} as an ISO-8601 instant, no trailing new line).
+ *
+ * <pre>{@code
+ * SnapshotEncoder encoder = SnapshotEncoder.avro(registry);
+ * byte[] value = encoder.encode("baton.context-snapshots", snapshot);
+ * String line = SnapshotEncoder.toJsonLine(snapshot);
+ * }</pre>
+ * Output is a function of the snapshot only: the same snapshot always gives the same bytes (given the same schema id).
+ * Thread-safe.
+ */
+public interface SnapshotEncoder {
+
+    /** The value bytes of {@code snapshot} for {@code topic}. */
+    byte[] encode(String topic, Snapshot snapshot);
+
+    /** This encoder as a Kafka serializer. */
+    default Serializer<Snapshot> serializer() {
+        return (topic, snapshot) -> snapshot == null ? null : encode(topic, snapshot);
+    }
+
+    static SnapshotEncoder avro(SchemaRegistryClient registry) {
+        ConfluentAvroCodec<ContextSnapshot> codec = new ConfluentAvroCodec<>(registry, ContextSnapshot.class);
+        return (topic, snapshot) -> codec.serialize(topic, toAvro(snapshot));
+    }
+
+    static SnapshotEncoder json() {
+        return (topic, snapshot) -> AvroJson.write(toAvro(snapshot));
+    }
+
+    /** {@code avro} or {@code json}; {@code registry} may be null for JSON. */
+    static SnapshotEncoder forFormat(String format, SchemaRegistryClient registry) {
+        return switch (format.toLowerCase(Locale.ROOT)) {
+            case "avro" -> avro(registry);
+            case "json" -> json();
+            default -> throw new IllegalArgumentException("unknown format '" + format + "': expected avro or json");
+        };
+    }
+
+    /** The snapshot as one JSON line (no trailing new line). */
+    static String toJsonLine(Snapshot snapshot) {
+        return new String(AvroJson.write(toAvro(snapshot)), StandardCharsets.UTF_8);
+    }
+
+    /** The engine snapshot as the generated Avro record, field for field. */
+    static ContextSnapshot toAvro(Snapshot s) {
+        List<dev.baton.avro.Message> messages = new ArrayList<>(s.messages().size());
+        for (Message m : s.messages()) {
+            List<dev.baton.avro.ToolCall> calls = new ArrayList<>(m.toolCalls().size());
+            for (dev.baton.engine.model.ToolCall c : m.toolCalls()) {
+                calls.add(new dev.baton.avro.ToolCall(c.callId(), c.tool(), c.arguments()));
+            }
+            messages.add(new dev.baton.avro.Message(m.role(), m.name(), m.content(), calls, m.toolCallId()));
+        }
+        List<dev.baton.avro.Truncation> truncations = new ArrayList<>(s.truncations().size());
+        for (Truncation t : s.truncations()) {
+            truncations.add(new dev.baton.avro.Truncation(TruncationKind.valueOf(t.kind().name()), t.seqFrom(), t.seqTo(),
+                    t.count(), t.marker()));
+        }
+        var r = s.retention();
+        return ContextSnapshot.newBuilder()
+                .setSnapshotId(s.snapshotId())
+                .setTenantId(s.tenantId())
+                .setSessionId(s.sessionId())
+                .setHandoffId(s.handoffId())
+                .setFromAgent(s.fromAgent())
+                .setToAgent(s.toAgent())
+                .setTarget(Target.valueOf(s.target().name()))
+                .setAsOfSeq(s.asOfSeq())
+                .setTurnCount(s.turnCount())
+                .setOccurredAt(Instant.ofEpochMilli(s.occurredAtMillis()))
+                .setFraming(new dev.baton.avro.Framing(FramingKind.valueOf(s.framing().kind().name()), s.framing().systemPrompt()))
+                .setBrick(s.brick())
+                .setMessages(messages)
+                .setRetention(new dev.baton.avro.Retention(new ArrayList<>(r.expandedSeqs()), new ArrayList<>(r.inlinedSeqs()),
+                        new ArrayList<>(r.manifestSeqs()), r.manifestUnlisted(), r.trailBytes()))
+                .setTruncations(truncations)
+                .setStats(new dev.baton.avro.Stats(s.stats().messageChars(), s.stats().brickChars(), s.stats().estimatedTokens()))
+                .setParity(new dev.baton.avro.Parity(s.parity().referenceAgent(), s.parity().referenceItems(),
+                        s.parity().coveredItems()))
+                .build();
+    }
+}

@@ -1,0 +1,21 @@
+package dev.baton.ingest;
+
+import dev.baton.processor.ErrorCode;
+
+/** A contract check failed: carries the dead-letter code and message. Cheap (no stack trace). */
+public final class RecordRejectedException extends RuntimeException {
+    private final ErrorCode code;
+
+    public RecordRejectedException(ErrorCode code, String message) {
+        super(message, null, false, false);
+        this.code = code;
+    }
+
+    public ErrorCode code() {
+        return code;
+    }
+
+    public Decoded toDecoded() {
+        return Decoded.reject(code, getMessage());
+    }
+}

@@ -1,0 +1,206 @@
+package dev.baton.serde;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaParseException;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A small client for the Confluent Schema Registry REST API (also served by Apicurio Registry under
+ * {@code /apis/ccompat/v7}), using {@code java.net.http} and Jackson: no Confluent jars needed.
+ *
+ * <pre>{@code
+ * SchemaRegistryClient registry = new HttpSchemaRegistryClient("http://localhost:8081");
+ * int id = registry.register("baton.session-events-value", SessionEvent.getClassSchema());
+ * Schema writer = registry.getById(id);
+ * }</pre>
+ *
+ * <p>Requests: {@code POST {base}/subjects/{subject}/versions} with {@code {"schema": "..."}} and content type
+ * {@code application/vnd.schemaregistry.v1+json} (answer {@code {"id": N}}), and {@code GET {base}/schemas/ids/{id}}
+ * (answer {@code {"schema": "..."}}). Both answers are cached for the life of the client. The base URL may carry a
+ * path, user info for HTTP basic auth ({@code http://user:secret@host:8081}), and several comma-separated URLs,
+ * tried in order while they cannot be reached. Thread-safe.
+ */
+public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
+    static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final List<Endpoint> endpoints;
+    private final HttpClient http;
+    private final Duration requestTimeout;
+    private final Map<String, Integer> idCache = new ConcurrentHashMap<>();
+    private final Map<Integer, Schema> schemaCache = new ConcurrentHashMap<>();
+
+    private record Endpoint(String base, String authorization) {
+    }
+
+    public HttpSchemaRegistryClient(String urls) {
+        this(urls, Duration.ofSeconds(5), Duration.ofSeconds(30));
+    }
+
+    public HttpSchemaRegistryClient(String urls, Duration connectTimeout, Duration requestTimeout) {
+        this.endpoints = parseEndpoints(urls);
+        this.requestTimeout = requestTimeout;
+        this.http = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
+    }
+
+    private static List<Endpoint> parseEndpoints(String urls) {
+        List<Endpoint> result = new ArrayList<>();
+        for (String raw : urls.split(",")) {
+            String url = raw.trim();
+            if (url.isEmpty()) continue;
+            URI uri;
+            try {
+                uri = URI.create(url);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("invalid schema registry URL '" + url + "': " + e.getMessage(), e);
+            }
+            if (uri.getScheme() == null || uri.getHost() == null
+                    || !(uri.getScheme().equalsIgnoreCase("http") || uri.getScheme().equalsIgnoreCase("https"))) {
+                throw new IllegalArgumentException("invalid schema registry URL '" + url + "': expected http(s)://HOST[:PORT][/path]");
+            }
+            String authorization = null;
+            if (uri.getRawUserInfo() != null) {
+                String userInfo = URLDecoder.decode(uri.getRawUserInfo(), StandardCharsets.UTF_8);
+                authorization = "Basic " + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8));
+            }
+            String base = uri.getScheme() + "://" + uri.getHost() + (uri.getPort() >= 0 ? ":" + uri.getPort() : "")
+                    + (uri.getRawPath() == null ? "" : uri.getRawPath());
+            while (base.endsWith("/")) base = base.substring(0, base.length() - 1);
+            result.add(new Endpoint(base, authorization));
+        }
+        if (result.isEmpty()) throw new IllegalArgumentException("no schema registry URL given");
+        return List.copyOf(result);
+    }
+
+    @Override
+    public int register(String subject, Schema schema) {
+        String schemaText = schema.toString();
+        String cacheKey = subject + '\n' + schemaText;
+        Integer cached = idCache.get(cacheKey);
+        if (cached != null) return cached;
+
+        ObjectNode body = JSON.createObjectNode();
+        body.put("schema", schemaText);
+        String path = "/subjects/" + encodePathSegment(subject) + "/versions";
+        JsonNode answer = send("POST", path, body.toString(), "register a schema under subject '" + subject + "'", -1);
+        JsonNode id = answer.get("id");
+        if (id == null || !id.canConvertToInt()) {
+            throw new SchemaRegistryException("schema registry answered POST " + path + " without an id: " + clip(answer.toString()));
+        }
+        int value = id.intValue();
+        idCache.put(cacheKey, value);
+        schemaCache.putIfAbsent(value, schema);
+        return value;
+    }
+
+    @Override
+    public Schema getById(int id) {
+        Schema cached = schemaCache.get(id);
+        if (cached != null) return cached;
+        String path = "/schemas/ids/" + id;
+        JsonNode answer = send("GET", path, null, "fetch schema id " + id, id);
+        JsonNode type = answer.get("schemaType");
+        if (type != null && !type.isNull() && !"AVRO".equalsIgnoreCase(type.asText())) {
+            throw new SchemaRegistryException("schema id " + id + " is a " + type.asText() + " schema, not Avro");
+        }
+        JsonNode text = answer.get("schema");
+        if (text == null || !text.isTextual()) {
+            throw new SchemaRegistryException("schema registry answered GET " + path + " without a schema: " + clip(answer.toString()));
+        }
+        Schema schema;
+        try {
+            schema = new Schema.Parser().parse(text.asText());
+        } catch (SchemaParseException e) {
+            throw new SchemaRegistryException("schema id " + id + " is not a valid Avro schema: " + e.getMessage(), 200, -1, e);
+        }
+        Schema previous = schemaCache.putIfAbsent(id, schema);
+        return previous != null ? previous : schema;
+    }
+
+    /** Sends one request, trying each endpoint in turn while it cannot be reached; returns the JSON answer. */
+    private JsonNode send(String method, String path, String body, String what, int schemaIdForNotFound) {
+        SchemaRegistryUnavailableException unreachable = null;
+        for (Endpoint endpoint : endpoints) {
+            String url = endpoint.base() + path;
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
+                    .timeout(requestTimeout)
+                    .header("Accept", CONTENT_TYPE + ", application/json");
+            if (endpoint.authorization() != null) request.header("Authorization", endpoint.authorization());
+            if (body == null) {
+                request.GET();
+            } else {
+                request.header("Content-Type", CONTENT_TYPE)
+                        .method(method, HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+            }
+            HttpResponse<String> response;
+            try {
+                response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                unreachable = new SchemaRegistryUnavailableException("schema registry at " + endpoint.base()
+                        + " is not reachable (" + e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ") while trying to " + what
+                        + "; is it running, and is the URL the Confluent API base URL?", -1, e);
+                continue;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SchemaRegistryUnavailableException("interrupted while trying to " + what, -1, e);
+            }
+            return interpret(response, method + " " + url, what, schemaIdForNotFound);
+        }
+        throw unreachable;
+    }
+
+    private static JsonNode interpret(HttpResponse<String> response, String request, String what, int schemaIdForNotFound) {
+        int status = response.statusCode();
+        JsonNode json = null;
+        try {
+            json = response.body() == null || response.body().isBlank() ? null : JSON.readTree(response.body());
+        } catch (IOException ignored) {
+            // not JSON: reported below with the raw body
+        }
+        if (status >= 200 && status < 300) {
+            if (json == null || !json.isObject()) {
+                throw new SchemaRegistryException("schema registry answered " + request + " with HTTP " + status
+                        + " and a body that is not a JSON object: " + clip(response.body()), status, -1, null);
+            }
+            return json;
+        }
+        int errorCode = json != null && json.has("error_code") ? json.get("error_code").asInt(-1) : -1;
+        String message = json != null && json.has("message") ? json.get("message").asText() : clip(response.body());
+        String text = "schema registry refused to " + what + ": HTTP " + status
+                + (errorCode >= 0 ? " error_code " + errorCode : "") + " (" + message + ") for " + request;
+        if (status >= 500 || status == 408 || status == 429) {
+            throw new SchemaRegistryUnavailableException(text, status, null);
+        }
+        if (status == 404 && schemaIdForNotFound >= 0) {
+            throw new UnknownSchemaIdException(schemaIdForNotFound, text, status, errorCode);
+        }
+        throw new SchemaRegistryException(text, status, errorCode, null);
+    }
+
+    private static String encodePathSegment(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private static String clip(String s) {
+        if (s == null) return "";
+        return s.length() <= 200 ? s : s.substring(0, 200) + "…";
+    }
+}

@@ -1,0 +1,96 @@
+package dev.baton.ingest;
+
+import dev.baton.avro.TenantPolicy;
+import dev.baton.engine.policy.Policy;
+import dev.baton.serde.ConfluentAvroCodec;
+import dev.baton.serde.MockSchemaRegistry;
+import org.apache.avro.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.RecordComponent;
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TenantPolicyDecoderTest {
+    private final String scope = "policy-test-" + System.nanoTime();
+    private final MockSchemaRegistry registry = MockSchemaRegistry.forScope(scope);
+
+    @AfterEach
+    void drop() {
+        MockSchemaRegistry.dropScope(scope);
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void shouldHaveOneDocumentedOptionalFieldPerPolicyValue() {
+        Schema schema = TenantPolicy.getClassSchema();
+        for (RecordComponent c : Policy.class.getRecordComponents()) {
+            Schema.Field field = schema.getField(TenantPolicyDecoder.snakeCase(c.getName()));
+            assertThat(field).as(c.getName()).isNotNull();
+            assertThat(field.doc()).as(c.getName()).isNotBlank();
+            assertThat(field.schema().isNullable()).as(c.getName()).isTrue();
+            assertThat(field.defaultVal()).as(c.getName()).isEqualTo(org.apache.avro.JsonProperties.NULL_VALUE);
+        }
+        assertThat(schema.getFields()).hasSize(Policy.class.getRecordComponents().length + 1);
+    }
+
+    @Test
+    void shouldOverrideOnlyTheFieldsThatAreSet() {
+        Policy base = Policy.defaults();
+        TenantPolicyDecoder.Result r = TenantPolicyDecoder.json(base).decode(utf8("acme"),
+                utf8("{\"tenant_id\":\"acme\",\"transcript_budget_chars\":50000,\"gap_wait_millis\":0,\"brick_max_agents\":null}"));
+
+        assertThat(r.kind()).as(r.error()).isEqualTo(TenantPolicyDecoder.Kind.VALID);
+        assertThat(r.tenantId()).isEqualTo("acme");
+        assertThat(r.policy()).isEqualTo(base.toBuilder().transcriptBudgetChars(50_000).gapWaitMillis(0).build());
+    }
+
+    @Test
+    void shouldRejectOutOfRangeValuesNamingEveryOne() {
+        TenantPolicyDecoder.Result r = TenantPolicyDecoder.json(Policy.defaults()).decode(utf8("acme"),
+                utf8("{\"tenant_id\":\"acme\",\"transcript_budget_chars\":0,\"max_held_bytes\":-1,\"digest_budget_chars\":0}"));
+
+        assertThat(r.kind()).isEqualTo(TenantPolicyDecoder.Kind.INVALID);
+        assertThat(r.policy()).isNull();
+        assertThat(r.error()).contains("transcript_budget_chars is 0; must be > 0")
+                .contains("max_held_bytes is -1; must be >= 0")
+                .doesNotContain("digest_budget_chars");
+    }
+
+    @Test
+    void shouldRejectUnreadableRecordsAndAKeyThatIsNotTheTenant() {
+        TenantPolicyDecoder decoder = TenantPolicyDecoder.json(Policy.defaults());
+
+        assertThat(decoder.decode(utf8("acme"), utf8("{\"tenant_id\":\"other\"}")).kind()).isEqualTo(TenantPolicyDecoder.Kind.INVALID);
+        assertThat(decoder.decode(utf8("acme"), utf8("{nope")).kind()).isEqualTo(TenantPolicyDecoder.Kind.INVALID);
+        assertThat(decoder.decode(utf8("a/b"), utf8("{\"tenant_id\":\"a/b\"}")).error()).contains("not an id");
+        assertThat(decoder.decode(utf8("acme"), utf8("{\"tenant_id\":\"acme\",\"idle_ttl_millis\":\"1\"}")).error())
+                .contains("idle_ttl_millis");
+    }
+
+    @Test
+    void shouldTreatATombstoneAsDeleted() {
+        TenantPolicyDecoder.Result r = TenantPolicyDecoder.json(Policy.defaults()).decode(utf8("acme"), null);
+
+        assertThat(r.kind()).isEqualTo(TenantPolicyDecoder.Kind.DELETED);
+        assertThat(r.tenantId()).isEqualTo("acme");
+    }
+
+    @Test
+    void shouldRoundTripEveryValueThroughAvro() {
+        Policy custom = Policy.defaults().toBuilder().transcriptBudgetChars(12_345).maxHeldBytes(99L)
+                .continuityFramingPrompt("Go on, {agent}.").build();
+        byte[] value = new ConfluentAvroCodec<>(registry, TenantPolicy.class)
+                .serialize("baton.tenant-policies", TenantPolicyDecoder.toRecord("acme", custom));
+
+        TenantPolicyDecoder.Result r = TenantPolicyDecoder.avro(registry, Policy.defaults()).decode(utf8("acme"), value);
+
+        assertThat(r.kind()).as(r.error()).isEqualTo(TenantPolicyDecoder.Kind.VALID);
+        assertThat(r.policy()).isEqualTo(custom);
+    }
+}
