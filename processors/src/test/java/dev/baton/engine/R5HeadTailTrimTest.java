@@ -113,4 +113,13 @@ class R5HeadTailTrimTest {
         assertThat(middle.count()).isEqualTo(2);
         assertThat(snap.messages().get(snap.messages().size() - 1).content()).isEqualTo("tail text");
     }
+
+    @Test
+    void shouldKeepALateFirstPlanInSeqOrderInsideTheTail() {
+        Snapshot s = Sessions.create().policy(Policy.builder().transcriptBudgetChars(2_000).build())
+                .user("first question").user("x".repeat(3_000)).user("second question").say("qwen", "the answer")
+                .render(TO_OPUS);
+        assertThat(s.messages()).extracting(Message::content).endsWith("second question", "the answer");
+        assertThat(s.messages().get(0)).isEqualTo(Message.user("first question"));
+    }
 }

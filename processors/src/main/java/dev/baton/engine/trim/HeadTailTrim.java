@@ -200,11 +200,21 @@ public final class HeadTailTrim {
         return ordered;
     }
 
+    /**
+     * Head, manifest, middle, tail. A head turn newer than the tail's boundary (the first ASSISTANT turn came after
+     * several USER turns that are themselves in the tail) keeps its place in seq order inside the tail, so that
+     * the conversation never reads out of order.
+     */
     static List<Segment> assemble(List<Segment> head, Segment manifest, Segment middle, List<Segment> tail, Omitted o) {
-        List<Segment> out = new ArrayList<>(head);
+        List<Segment> out = new ArrayList<>();
+        List<Segment> late = new ArrayList<>(tail);
+        for (Segment h : head) {
+            if (h.seq() < o.boundarySeq) out.add(h);
+            else late.add(h);
+        }
         if (manifest != null) out.add(manifest);
         if (middle != null) out.add(middle);
-        out.addAll(relocate(tail, o.boundarySeq));
+        out.addAll(relocate(late, o.boundarySeq));
         return out;
     }
 
@@ -256,7 +266,7 @@ public final class HeadTailTrim {
         for (Segment t : tail) cutTail.add(SegmentCutter.cut(t, (int) Math.min(Integer.MAX_VALUE, cap)));
         if (o == null) {
             o = new Omitted();
-            o.boundarySeq = Long.MIN_VALUE;
+            o.boundarySeq = Long.MAX_VALUE;
         }
         return assemble(cutHead, cutManifest, middle, cutTail, o);
     }
