@@ -358,6 +358,18 @@ public final class SessionArbitraries {
             return handoff(receiver(), target);
         }
 
+        /** The same session with every ASSISTANT and TOOL turn by the first agent. */
+        public Scenario solo() {
+            List<Turn> out = new ArrayList<>();
+            String a = agents.get(0);
+            for (Turn t : turns) {
+                boolean acted = t.role() == Role.ASSISTANT || t.role() == Role.TOOL;
+                out.add(acted ? new Turn(t.seq(), a, t.role(), t.text(), t.trail(), t.toolCalls(), t.toolCallId(),
+                        t.provider(), t.model()) : t);
+            }
+            return new Scenario(agents, out, policy, handoffBudget, brief, fromPrevious, receiverPick, target);
+        }
+
         /** Every agent that acted (ASSISTANT or TOOL turns). */
         public Set<String> actors() {
             Set<String> out = new LinkedHashSet<>();
