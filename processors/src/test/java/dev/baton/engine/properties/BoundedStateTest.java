@@ -8,7 +8,6 @@ import dev.baton.engine.model.Turn;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.state.SessionState;
 import dev.baton.engine.state.SessionStateCodec;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -137,8 +136,6 @@ class BoundedStateTest {
     }
 
     @Test
-    @Disabled("engine bug: body turns with empty text count 0 toward the window, so they are never compacted "
-            + "(see /work/wt/props-findings.md, bounded state 1)")
     void shouldKeepTheStateOfToolOnlyTurnsBounded() {
         Map<Integer, Integer> sizes = measure(BoundedStateTest::silentTools, 1_000, 5_000, 10_000);
         System.out.println("bounded state, trail-era turns without text (encoded bytes): " + sizes);
@@ -147,8 +144,6 @@ class BoundedStateTest {
     }
 
     @Test
-    @Disabled("engine bug: TOOL turns count 0 toward the window, so their results are never compacted "
-            + "(see /work/wt/props-findings.md, bounded state 2)")
     void shouldKeepTheStateOfALegacySessionBounded() {
         Map<Integer, Integer> sizes = measure(BoundedStateTest::legacy, 1_000, 5_000, 10_000);
         System.out.println("bounded state, legacy calls and TOOL turns (encoded bytes): " + sizes);
