@@ -1,0 +1,77 @@
+package dev.baton.engine.properties;
+
+import dev.baton.engine.model.Handoff;
+import dev.baton.engine.model.Target;
+import dev.baton.engine.snapshot.FramingKind;
+import dev.baton.engine.snapshot.Snapshot;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * R6 brick budget, R11 CLAUDE_CLI snapshots (no messages, parity 0/0 with the receiver as reference), R7 framing
+ * (OWNER_FROM_START exactly when only the receiver acted, there is no brief and no previous owner).
+ */
+class BrickAndFramingProperties {
+
+    @Provide
+    Arbitrary<SessionArbitraries.Scenario> sessions() {
+        return SessionArbitraries.sessions(SessionArbitraries.Mode.NORMAL);
+    }
+
+    @Provide
+    Arbitrary<SessionArbitraries.Scenario> soloSessions() {
+        return SessionArbitraries.sessions(SessionArbitraries.Mode.NORMAL).map(SessionArbitraries.Scenario::solo);
+    }
+
+    @Property(tries = 150)
+    void shouldKeepTheBrickWithinItsBudgetAndFrameBySessionShape(@ForAll("sessions") SessionArbitraries.Scenario sc) {
+        check(sc);
+    }
+
+    @Property(tries = 100)
+    void shouldFrameSoloSessionsAsTheReceiversOwn(@ForAll("soloSessions") SessionArbitraries.Scenario sc) {
+        check(sc);
+    }
+
+    static void check(SessionArbitraries.Scenario sc) {
+        Handoff h = sc.handoff();
+        Snapshot snap = sc.sessions().render(h);
+        int brickBudget = h.target() == Target.CLAUDE_CLI ? sc.policy().brickBudgetCliChars()
+                : sc.policy().brickBudgetLocalChars();
+        assertThat(snap.brick().length()).as("brick within %s\n%s", brickBudget, Renderings.dump(snap))
+                .isLessThanOrEqualTo(brickBudget);
+        assertThat(snap.stats().brickChars()).isEqualTo(snap.brick().length());
+
+        if (h.target() == Target.CLAUDE_CLI) {
+            assertThat(snap.messages()).isEmpty();
+            assertThat(snap.stats().messageChars()).isZero();
+            assertThat(snap.parity().referenceAgent()).isEqualTo(h.toAgent());
+            assertThat(snap.parity().referenceItems()).isZero();
+            assertThat(snap.parity().coveredItems()).isZero();
+        } else if (sc.primary() == null) {
+            assertThat(snap.parity().referenceAgent()).isEqualTo(h.toAgent());
+            assertThat(snap.parity().referenceItems()).isZero();
+        }
+
+        Set<String> actors = sc.actors();
+        boolean onlyReceiver = actors.isEmpty() || actors.equals(Set.of(h.toAgent()));
+        boolean owner = onlyReceiver && h.brief() == null && h.fromAgent() == null;
+        Statistics.label("framing").collect(snap.framing().kind());
+        assertThat(snap.framing().kind()).as("actors %s, brief %s, from %s", actors, h.brief(), h.fromAgent())
+                .isEqualTo(owner ? FramingKind.OWNER_FROM_START : FramingKind.CONTINUITY);
+        String prompt = snap.framing().systemPrompt();
+        assertThat(prompt).doesNotContain("Escalation brief from primary agent")
+                .doesNotContain("Expect mid-conversation hand-offs").contains(h.toAgent());
+        if (owner) {
+            // The owner prompt names the receiver only: it attributes nothing to another agent.
+            assertThat(prompt).isEqualTo(sc.policy().ownerFramingPrompt().replace("{agent}", h.toAgent()));
+        }
+    }
+}

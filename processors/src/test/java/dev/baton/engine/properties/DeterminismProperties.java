@@ -1,0 +1,43 @@
+package dev.baton.engine.properties;
+
+import dev.baton.engine.Sessions;
+import dev.baton.engine.model.Handoff;
+import dev.baton.engine.snapshot.Snapshot;
+import dev.baton.engine.state.SessionState;
+import dev.baton.engine.state.SessionStateCodec;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * R10 determinism: a snapshot is a function of the applied events, the hand-off and the policy. Rendering twice, from
+ * a state built again from the same turns, and from a state that went through the state store's codec, gives equal
+ * snapshots; rendering does not modify the state.
+ */
+class DeterminismProperties {
+
+    @Provide
+    Arbitrary<SessionArbitraries.Scenario> sessions() {
+        return SessionArbitraries.sessions(SessionArbitraries.Mode.NORMAL);
+    }
+
+    @Property(tries = 100)
+    void shouldRenderEqualSnapshotsAgainAndAfterACodecRoundTrip(@ForAll("sessions") SessionArbitraries.Scenario sc) {
+        Sessions s = sc.sessions();
+        Handoff h = sc.handoff();
+        SessionState state = s.state();
+        byte[] before = SessionStateCodec.encode(state);
+        Snapshot first = s.render(state, h);
+        byte[] after = SessionStateCodec.encode(state);
+        assertThat(after).as("rendering does not modify the state").isEqualTo(before);
+
+        assertThat(s.render(state, h)).isEqualTo(first);
+        assertThat(s.render(s.state(), h)).as("state built again").isEqualTo(first);
+        SessionState decoded = SessionStateCodec.decode(before);
+        assertThat(s.render(decoded, h)).as("after encode/decode").isEqualTo(first);
+        assertThat(SessionStateCodec.encode(decoded)).as("codec is stable").isEqualTo(before);
+    }
+}
