@@ -245,7 +245,12 @@ public final class BrickBuilder {
         while (lo <= hi) {
             int keep = (lo + hi) >>> 1;
             int headLen = Escaping.safeCut(text, (keep + 1) / 2);
+            // Cut at line boundaries where there are any, so no line is left half-written.
+            int nl = text.lastIndexOf('\n', headLen - 1);
+            if (nl > 0) headLen = nl;
             int tailStart = Escaping.safeCutUp(text, text.length() - (keep - headLen));
+            int next = tailStart > 0 ? text.indexOf('\n', tailStart - 1) : -1;
+            if (next >= 0 && next + 1 < text.length()) tailStart = next + 1;
             if (tailStart < headLen) tailStart = headLen;
             long cut = tailStart - headLen;
             String tail = text.substring(tailStart);

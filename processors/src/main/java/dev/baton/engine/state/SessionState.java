@@ -354,10 +354,17 @@ public final class SessionState {
         return t.text.length();
     }
 
-    /** The smallest size of a turn's brick entry: its {@code [seq N who]} line and text. */
-    static long minBrickChars(StoredTurn t) {
-        if (t.role == Role.TOOL) return 0;
-        return 8 + ManifestLine.digits(t.seq) + (t.agent == null ? 0 : Math.min(t.agent.length(), 4)) + t.text.length();
+    /**
+     * The smallest size of a turn's brick entry: its {@code [seq N who]} line and text; for a TOOL turn whose step it
+     * carries, its result up to the brick's per-result cap.
+     */
+    long minBrickChars(StoredTurn t, Policy policy) {
+        if (t.role == Role.TOOL) {
+            boolean onHead = t.answers != null && headAssistant != null && t.answers.callingSeq() == headAssistant.seq;
+            return onHead ? 0 : Math.min(t.text.length(), Math.max(0, policy.brickResultCapChars()));
+        }
+        // "[seq " + seq + " " + who (at least one character) + "]", then the text.
+        return 8 + ManifestLine.digits(t.seq) + t.text.length();
     }
 
     /** The largest window any future hand-off can render: the tenant's transcript budget or the largest brick. */
@@ -384,7 +391,7 @@ public final class SessionState {
         long newerB = 0;
         for (StoredTurn t : body) {
             newerT += minTranscriptChars(t);
-            newerB += minBrickChars(t);
+            newerB += minBrickChars(t, policy);
         }
         Iterator<StoredTurn> it = body.iterator();
         int left = body.size();
@@ -392,10 +399,11 @@ public final class SessionState {
             StoredTurn t = it.next();
             left--;
             newerT -= minTranscriptChars(t);
-            newerB -= minBrickChars(t);
+            newerB -= minBrickChars(t, policy);
             if (newerB <= bw && newerT <= w) break; // nothing newer can leave either
             Presence p = presence(t);
-            if (p == Presence.ALWAYS && newerT > w) {
+            // The brick caps results, so the brick's reach is checked on its own sizes too.
+            if (p == Presence.ALWAYS && newerT > w && newerB > bw) {
                 it.remove();
                 compacted.add(t.seq, DigestLine.of(t), policy.digestBudgetChars());
             } else if (p == Presence.NEVER && newerB > bw) {

@@ -201,16 +201,18 @@ public final class HeadTailTrim {
     }
 
     /**
-     * Head, manifest, middle, tail. A head turn newer than the tail's boundary (the first ASSISTANT turn came after
+     * Head, manifest, middle, tail. A head turn newer than a kept tail turn (the first ASSISTANT turn came after
      * several USER turns that are themselves in the tail) keeps its place in seq order inside the tail, so that
      * the conversation never reads out of order.
      */
     static List<Segment> assemble(List<Segment> head, Segment manifest, Segment middle, List<Segment> tail, Omitted o) {
         List<Segment> out = new ArrayList<>();
         List<Segment> late = new ArrayList<>(tail);
+        long oldestTail = Long.MAX_VALUE;
+        for (Segment t : tail) oldestTail = Math.min(oldestTail, t.seq());
         for (Segment h : head) {
-            if (h.seq() < o.boundarySeq) out.add(h);
-            else late.add(h);
+            if (h.seq() > oldestTail) late.add(h);
+            else out.add(h);
         }
         if (manifest != null) out.add(manifest);
         if (middle != null) out.add(middle);
