@@ -67,7 +67,7 @@ public final class ContextEngine {
             HeadTailTrim.Result transcript = HeadTailTrim.trim(layout, manifestSegment, budget, policy, state);
             messages = MessageWriter.write(transcript.segments(), receiver);
             for (Segment s : transcript.segments()) {
-                log.add(s.note());
+                log.addAll(s.notes());
                 if (s.kind() == Segment.Kind.STEP && s.step().outcome() == StepView.Outcome.CLEARED) {
                     log.add(new Truncation(TruncationKind.RESULT_CLEARED, s.step().seq(), s.step().seq(), 1,
                             Narration.CLEARED));

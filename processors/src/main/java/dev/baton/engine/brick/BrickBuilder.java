@@ -57,7 +57,7 @@ public final class BrickBuilder {
         List<String> missingLines = new ArrayList<>();
         for (Segment m : missingMarkers(state, pending)) {
             missingLines.add(m.marker());
-            notes.add(m.note());
+            notes.addAll(m.notes());
         }
         String taskText = state.headUser() == null ? null : state.headUser().text;
         String briefText = handoff.brief();
@@ -119,12 +119,7 @@ public final class BrickBuilder {
     }
 
     static long firstSeq(SessionState state) {
-        long first = Long.MAX_VALUE;
-        if (state.headUser() != null) first = Math.min(first, state.headUser().seq);
-        if (state.compacted().count > 0) first = Math.min(first, state.compacted().fromSeq);
-        List<StoredTurn> body = state.body();
-        if (!body.isEmpty()) first = Math.min(first, body.get(0).seq);
-        return first == Long.MAX_VALUE ? 0 : first;
+        return Math.max(state.firstAppliedSeq(), 0);
     }
 
     /** Applied turns older than {@code seq}. */

@@ -6,6 +6,8 @@ import dev.baton.engine.narration.Narration;
 import dev.baton.engine.narration.StepView;
 import dev.baton.engine.snapshot.Truncation;
 
+import java.util.List;
+
 /**
  * The unit of trimming (R5): one USER or SYSTEM message, one tool step (an own call with its result, or one
  * narration), one text message, or one Baton marker message. Its {@link #size()} is receiver-independent (R9: steps
@@ -22,37 +24,40 @@ import dev.baton.engine.snapshot.Truncation;
  * @param text     USER/SYSTEM/ASSISTANT text (possibly cut)
  * @param step     the step of a STEP segment
  * @param marker   the text of a MARKER segment
- * @param note     the truncation this segment makes visible (a marker, a cut), or null
+ * @param notes    the truncations this segment makes visible (a marker, cuts); empty when none
  */
 public record Segment(Kind kind, long order, long seq, long homeSeq, String agent, Datum text, StepView step,
-                      String marker, Truncation note) {
+                      String marker, List<Truncation> notes) {
+    public Segment {
+        notes = notes == null ? List.of() : List.copyOf(notes);
+    }
 
     public enum Kind { USER, SYSTEM, ASSISTANT_TEXT, STEP, MARKER }
 
     public static Segment user(long seq, String agent, String text) {
-        return new Segment(Kind.USER, 2 * seq + 1, seq, seq, agent, Datum.of(text), null, null, null);
+        return new Segment(Kind.USER, 2 * seq + 1, seq, seq, agent, Datum.of(text), null, null, List.of());
     }
 
     public static Segment system(long seq, String agent, String text) {
-        return new Segment(Kind.SYSTEM, 2 * seq + 1, seq, seq, agent, Datum.of(text), null, null, null);
+        return new Segment(Kind.SYSTEM, 2 * seq + 1, seq, seq, agent, Datum.of(text), null, null, List.of());
     }
 
     public static Segment assistantText(long seq, String agent, String text) {
-        return new Segment(Kind.ASSISTANT_TEXT, 2 * seq + 1, seq, seq, agent, Datum.of(text), null, null, null);
+        return new Segment(Kind.ASSISTANT_TEXT, 2 * seq + 1, seq, seq, agent, Datum.of(text), null, null, List.of());
     }
 
     public static Segment step(long seq, long homeSeq, StepView step) {
-        return new Segment(Kind.STEP, 2 * seq + 1, seq, homeSeq, step.agent(), null, step, null, null);
+        return new Segment(Kind.STEP, 2 * seq + 1, seq, homeSeq, step.agent(), null, step, null, List.of());
     }
 
     /** A Baton marker message placed before the turn {@code beforeSeq} (missing ranges). */
     public static Segment marker(long beforeSeq, String marker, Truncation note) {
-        return new Segment(Kind.MARKER, 2 * beforeSeq, beforeSeq, beforeSeq, null, null, null, marker, note);
+        return new Segment(Kind.MARKER, 2 * beforeSeq, beforeSeq, beforeSeq, null, null, null, marker, List.of(note));
     }
 
     /** A Baton message outside the seq order (manifest, middle). */
     public static Segment baton(String content, Truncation note) {
-        return new Segment(Kind.MARKER, -1, -1, -1, null, null, null, content, note);
+        return new Segment(Kind.MARKER, -1, -1, -1, null, null, null, content, List.of(note));
     }
 
     /** True for a legacy step that moves to its calling turn when that turn is kept. */
@@ -61,20 +66,20 @@ public record Segment(Kind kind, long order, long seq, long homeSeq, String agen
     }
 
     public Segment withText(Datum d) {
-        return new Segment(kind, order, seq, homeSeq, agent, d, step, marker, note);
+        return new Segment(kind, order, seq, homeSeq, agent, d, step, marker, notes);
     }
 
     public Segment withStep(StepView s) {
-        return new Segment(kind, order, seq, homeSeq, agent, text, s, marker, note);
+        return new Segment(kind, order, seq, homeSeq, agent, text, s, marker, notes);
     }
 
-    public Segment withNote(Truncation n) {
+    public Segment withNotes(List<Truncation> n) {
         return new Segment(kind, order, seq, homeSeq, agent, text, step, marker, n);
     }
 
     /** The same segment placed at another position (a legacy step moving to its calling turn). */
     public Segment at(long newOrder) {
-        return new Segment(kind, newOrder, seq, homeSeq, agent, text, step, marker, note);
+        return new Segment(kind, newOrder, seq, homeSeq, agent, text, step, marker, notes);
     }
 
     /** Budget characters, receiver-independent. */

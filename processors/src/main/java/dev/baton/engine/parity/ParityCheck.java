@@ -79,14 +79,23 @@ public final class ParityCheck {
         text(out, Escaping.unescape(content));
     }
 
-    private static void result(List<Item> out, String outcome, boolean escaped) {
-        if (outcome.equals(Narration.CLEARED) || outcome.equals(Narration.NO_RESULT)) return;
-        String inner = outcome;
-        if (outcome.startsWith("[result: ") && outcome.endsWith("]") && escaped) {
-            inner = outcome.substring("[result: ".length(), outcome.length() - 1);
-        } else if (outcome.startsWith("[error: ") && outcome.endsWith("]")) {
-            inner = outcome.substring("[error: ".length(), outcome.length() - 1);
+    /**
+     * A result item in canonical form, the same for both forms of one step: a native tool message's content as it
+     * is; a narrated {@code [result: X]} as X and {@code [error: X]} as {@code [error: X]} (X unescaped, which is
+     * what the native tool message of an ERROR step carries); cleared and missing results as their marker text.
+     */
+    private static void result(List<Item> out, String outcome, boolean narrated) {
+        if (!narrated) {
+            out.add(new Item("result", outcome));
+            return;
         }
-        out.add(new Item("result", escaped ? Escaping.unescape(inner) : inner));
+        if (outcome.startsWith("[result: ") && outcome.endsWith("]")) {
+            out.add(new Item("result", Escaping.unescape(outcome.substring("[result: ".length(), outcome.length() - 1))));
+        } else if (outcome.startsWith("[error: ") && outcome.endsWith("]")) {
+            out.add(new Item("result",
+                    "[error: " + Escaping.unescape(outcome.substring("[error: ".length(), outcome.length() - 1)) + "]"));
+        } else {
+            out.add(new Item("result", outcome));
+        }
     }
 }

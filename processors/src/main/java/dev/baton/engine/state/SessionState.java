@@ -41,6 +41,7 @@ public final class SessionState {
     // ---- ordering (§2)
     long nextSeq;
     long lastAppliedSeq = -1;
+    long firstAppliedSeq = -1;
     long turnCount;
     TreeMap<Long, Turn> held = new TreeMap<>();
     long heldBytes;
@@ -204,6 +205,7 @@ public final class SessionState {
         st.role = t.role();
         st.text = t.text();
         turnCount++;
+        if (firstAppliedSeq < 0) firstAppliedSeq = t.seq();
         lastAppliedSeq = t.seq();
         nextSeq = t.seq() + 1;
 
@@ -591,6 +593,8 @@ public final class SessionState {
 
     public long nextSeq() { return nextSeq; }
     public long lastAppliedSeq() { return lastAppliedSeq; }
+    /** The seq of the first turn applied, or -1. */
+    public long firstAppliedSeq() { return firstAppliedSeq; }
     public long turnCount() { return turnCount; }
     public int heldCount() { return held.size(); }
     public List<MissingRange> missingRanges() { return Collections.unmodifiableList(missing); }

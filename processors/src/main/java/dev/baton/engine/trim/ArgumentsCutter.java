@@ -21,8 +21,8 @@ public final class ArgumentsCutter {
         }
     }
 
-    /** Result: the new arguments and how many characters of string content were removed. */
-    public record Cut(String arguments, long removed) {
+    /** Result: the new arguments, how many characters of string content were removed, and each inline marker. */
+    public record Cut(String arguments, long removed, List<String> markers, List<Long> removedPerMarker) {
     }
 
     /**
@@ -32,6 +32,8 @@ public final class ArgumentsCutter {
     public static Cut cut(String args, int excess) {
         String current = args;
         long removedTotal = 0;
+        List<String> markers = new ArrayList<>();
+        List<Long> counts = new ArrayList<>();
         int guard = 0;
         while (excess > 0 && guard++ < 64) {
             List<Span> spans = stringValueSpans(current);
@@ -61,10 +63,12 @@ public final class ArgumentsCutter {
             int gained = current.length() - next.length();
             if (gained <= 0) break;
             removedTotal += removed;
+            markers.add(marker);
+            counts.add(removed);
             excess -= gained;
             current = next;
         }
-        return new Cut(current, removedTotal);
+        return new Cut(current, removedTotal, markers, counts);
     }
 
     /** Content spans of string values (not keys) in a compact JSON text. */

@@ -47,11 +47,11 @@ public final class HeadTailTrim {
 
         long fixed = sum(head) + (manifest == null ? 0 : manifest.size());
         if (!body.isEmpty()) {
-            Segment newest = body.get(body.size() - 1);
+            // The newest segment is the newest content: a missing-range marker after it is kept with it.
             int digestBudget = policy.digestBudgetChars();
             // Pass A: reserve the digest budget and use the digest when it fits.
             long availA = budget - fixed - digestBudget;
-            if (digestBudget > 0 && availA >= newest.size()) {
+            if (digestBudget > 0 && availA >= mandatoryTail(body)) {
                 int start = tailStart(body, availA);
                 Omitted o = omitted(body, start, state);
                 String digest = digest(o);
@@ -64,7 +64,7 @@ public final class HeadTailTrim {
             // Pass B: reserve the marker's largest possible size and use the marker.
             long markerBound = markerBound(state, body);
             long availB = budget - fixed - markerBound;
-            if (availB >= newest.size()) {
+            if (availB >= mandatoryTail(body)) {
                 int start = tailStart(body, availB);
                 Omitted o = omitted(body, start, state);
                 Segment middle = o.count == 0 ? null : dropped(o);
@@ -92,13 +92,30 @@ public final class HeadTailTrim {
         }
     }
 
-    /** Index of the first body segment of the longest suffix whose size fits {@code avail} (the newest always). */
+    /** Index of the newest segment that is not a marker (or the last one when all are markers). */
+    static int newestContentIndex(List<Segment> body) {
+        for (int i = body.size() - 1; i >= 0; i--) if (body.get(i).kind() != Segment.Kind.MARKER) return i;
+        return body.size() - 1;
+    }
+
+    /** Size of the newest content segment and every marker after it: what the tail always keeps. */
+    static long mandatoryTail(List<Segment> body) {
+        long n = 0;
+        for (int i = newestContentIndex(body); i < body.size(); i++) n += body.get(i).size();
+        return n;
+    }
+
+    /**
+     * Index of the first body segment of the longest suffix whose size fits {@code avail}; the newest content segment
+     * and the markers after it are always in it.
+     */
     static int tailStart(List<Segment> body, long avail) {
+        int mandatory = newestContentIndex(body);
         long used = 0;
         int start = body.size();
         for (int i = body.size() - 1; i >= 0; i--) {
             long s = body.get(i).size();
-            if (used + s > avail && i < body.size() - 1) break;
+            if (used + s > avail && i < mandatory) break;
             used += s;
             start = i;
         }
@@ -249,11 +266,12 @@ public final class HeadTailTrim {
      */
     static List<Segment> degenerate(List<Segment> head, Segment manifest, List<Segment> body, int budget,
                                     SessionState state) {
-        List<Segment> tail = body.isEmpty() ? List.of() : List.of(body.get(body.size() - 1));
+        int newest = body.isEmpty() ? 0 : newestContentIndex(body);
+        List<Segment> tail = body.isEmpty() ? List.of() : body.subList(newest, body.size());
         Segment middle = null;
         Omitted o = null;
         if (!body.isEmpty()) {
-            o = omitted(body, body.size() - 1, state);
+            o = omitted(body, newest, state);
             if (o.count > 0) middle = dropped(o);
         }
         long room = budget - (middle == null ? 0 : middle.size());

@@ -8,6 +8,8 @@ import dev.baton.engine.narration.StepView;
 import dev.baton.engine.snapshot.Truncation;
 import dev.baton.engine.snapshot.TruncationKind;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.IntFunction;
 
 /**
@@ -26,52 +28,66 @@ public final class SegmentCutter {
             case USER, ASSISTANT_TEXT -> {
                 String text = seg.text().plain();
                 Datum d = fit(text, k -> cutDatum(text, k), dd -> dd.plain().length(), cap);
-                yield seg.withText(d).withNote(note(seg.seq(), d, text.length()));
+                yield seg.withText(d).withNotes(note(seg.seq(), d, text.length()));
             }
             case SYSTEM -> {
                 String text = seg.text().plain();
                 Datum d = fit(text, k -> cutDatum(text, k), dd -> dd.escaped().length(), cap);
-                yield seg.withText(d).withNote(note(seg.seq(), d, text.length()));
+                yield seg.withText(d).withNotes(note(seg.seq(), d, text.length()));
             }
             case STEP -> cutStep(seg, cap);
             case MARKER -> seg;
         };
     }
 
+    /**
+     * Cuts a step: the larger of its result and its longest argument string first (so a short result is not cut for
+     * nothing), then the other if still needed. Every visible marker gets its own truncation entry.
+     */
     private static Segment cutStep(Segment seg, int cap) {
         StepView s = seg.step();
-        long cutChars = 0;
-        String markerText = null;
         boolean hasResult = s.outcome() == StepView.Outcome.RESULT || s.outcome() == StepView.Outcome.ERROR;
-        if (hasResult) {
-            String r = s.result().plain();
-            StepView base = s;
-            Datum d = fit(r, k -> cutDatum(r, k), dd -> Segment.step(seg.seq(), seg.homeSeq(), base.withResult(dd)).size(), cap);
-            s = s.withResult(d);
-            if (d.cut()) {
-                cutChars += r.length() - d.length();
-                markerText = d.marker();
-            }
+        int resultLen = hasResult ? s.result().plain().length() : 0;
+        int longestArg = 0;
+        for (ArgumentsCutter.Span sp : ArgumentsCutter.stringValueSpans(s.arguments())) {
+            longestArg = Math.max(longestArg, sp.length());
         }
-        int size = Segment.step(seg.seq(), seg.homeSeq(), s).size();
-        if (size > cap) {
-            ArgumentsCutter.Cut c = ArgumentsCutter.cut(s.arguments(), size - cap);
-            if (c.removed() > 0) {
-                s = s.withArguments(c.arguments());
-                cutChars += c.removed();
-                if (markerText == null) markerText = Markers.argumentsTrimmed(c.removed());
-            }
-        }
-        Segment out = seg.withStep(s);
-        if (cutChars > 0) {
-            out = out.withNote(new Truncation(TruncationKind.SEGMENT_TRIMMED, seg.seq(), seg.seq(), cutChars, markerText));
-        }
-        return out;
+        List<Truncation> notes = new ArrayList<>();
+        boolean argsFirst = longestArg > resultLen;
+        if (argsFirst) s = cutArguments(seg, s, cap, notes);
+        if (hasResult && size(seg, s) > cap) s = cutResult(seg, s, cap, notes);
+        if (!argsFirst && size(seg, s) > cap) s = cutArguments(seg, s, cap, notes);
+        return seg.withStep(s).withNotes(notes);
     }
 
-    private static Truncation note(long seq, Datum d, int originalLength) {
-        if (!d.cut()) return null;
-        return new Truncation(TruncationKind.SEGMENT_TRIMMED, seq, seq, originalLength - d.length(), d.marker());
+    private static int size(Segment seg, StepView s) {
+        return Segment.step(seg.seq(), seg.homeSeq(), s).size();
+    }
+
+    private static StepView cutResult(Segment seg, StepView s, int cap, List<Truncation> notes) {
+        String r = s.result().plain();
+        StepView base = s;
+        Datum d = fit(r, k -> cutDatum(r, k), dd -> size(seg, base.withResult(dd)), cap);
+        if (!d.cut()) return s;
+        notes.add(new Truncation(TruncationKind.SEGMENT_TRIMMED, seg.seq(), seg.seq(), r.length() - d.length(), d.marker()));
+        return s.withResult(d);
+    }
+
+    private static StepView cutArguments(Segment seg, StepView s, int cap, List<Truncation> notes) {
+        int size = size(seg, s);
+        if (size <= cap) return s;
+        ArgumentsCutter.Cut c = ArgumentsCutter.cut(s.arguments(), size - cap);
+        if (c.removed() == 0) return s;
+        for (int i = 0; i < c.markers().size(); i++) {
+            notes.add(new Truncation(TruncationKind.SEGMENT_TRIMMED, seg.seq(), seg.seq(), c.removedPerMarker().get(i),
+                    c.markers().get(i)));
+        }
+        return s.withArguments(c.arguments());
+    }
+
+    private static List<Truncation> note(long seq, Datum d, int originalLength) {
+        if (!d.cut()) return List.of();
+        return List.of(new Truncation(TruncationKind.SEGMENT_TRIMMED, seq, seq, originalLength - d.length(), d.marker()));
     }
 
     /** Keeps {@code keep} characters: the first half and the last half around the marker line. */
