@@ -17,7 +17,8 @@ import java.util.Map;
  * <p>The store keeps raw bytes rather than decoded policies because Kafka Streams restores a global store straight
  * from its topic, bypassing the store's processor: whatever the processor writes must be what the topic holds.
  * Decoding on every event would be wasteful, so decoded policies are cached per tenant and reused while the stored
- * bytes stay the same (a policy update changes the bytes and is picked up on the next event).
+ * bytes stay the same (a policy update changes the bytes and is picked up on the next event). A record that cannot
+ * be read is rejected as a whole: the tenant keeps the last good policy this task saw (the defaults if none).
  */
 public final class TenantPolicies {
     private static final Logger LOG = LoggerFactory.getLogger(TenantPolicies.class);
@@ -57,10 +58,11 @@ public final class TenantPolicies {
         try {
             policy = decoder.decode(bytes, defaults);
         } catch (RuntimeException e) {
-            // Logged once per distinct bad record (the cache remembers the fallback for these bytes).
-            LOG.warn("Tenant policy of {} cannot be read; using the default policy until it is replaced: {}",
-                    tenantId, e.toString());
-            policy = defaults;
+            // A bad record is rejected as a whole: the tenant keeps its last good policy (defaults if none seen).
+            // Logged once per distinct bad record, because the cache then remembers the fallback for these bytes.
+            policy = cached != null ? cached.policy : defaults;
+            LOG.warn("Tenant policy of {} cannot be read; keeping {} until it is replaced: {}", tenantId,
+                    cached != null ? "its last good policy" : "the default policy", e.toString());
         }
         cache.put(tenantId, new Cached(bytes, policy));
         return policy;
