@@ -304,13 +304,14 @@ public final class BatonConfig {
                         + "BATON_SCHEMA_REGISTRY_URL or the file's " + SCHEMA_REGISTRY_URL
                         + "; mock://NAME for an in-memory registry), or use " + FORMAT + "=json");
             }
-            String policyMin = POLICY_PREFIX + "min_transcript_budget_chars";
-            String policyMax = POLICY_PREFIX + "transcript_budget_chars";
-            if (v.containsKey(policyMin) && v.containsKey(policyMax)
-                    && Long.parseLong(v.get(policyMin)) > Long.parseLong(v.get(policyMax))) {
-                throw new BatonConfigException("contradictory settings: " + policyMin + "=" + v.get(policyMin)
-                        + " (from " + o.get(policyMin) + ") is above " + policyMax + "=" + v.get(policyMax)
-                        + " (from " + o.get(policyMax) + ")");
+            // Kafka's own dead letters must not land in the input (a loop) or among the snapshots.
+            String dlq = StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG;
+            for (String t : List.of(SESSION_EVENTS_TOPIC, CONTEXT_SNAPSHOTS_TOPIC, TENANT_POLICIES_TOPIC)) {
+                if (v.get(t).equals(v.get(dlq))) {
+                    throw new BatonConfigException("contradictory settings: " + dlq + "=" + v.get(dlq) + " (from "
+                            + o.get(dlq) + ") and " + t + "=" + v.get(t) + " (from " + o.get(t)
+                            + ") name the same topic");
+                }
             }
         }
     }
@@ -365,24 +366,31 @@ public final class BatonConfig {
                         "An output the broker refuses (too large) dead-letters its input as INTERNAL."),
                 Setting.string(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, null,
                         "Kafka Streams' own dead-letter topic (KIP-1034); default: " + DEAD_LETTERS_TOPIC + ".")));
-        Policy d = Policy.defaults();
         for (RecordComponent c : Policy.class.getRecordComponents()) {
             String key = POLICY_PREFIX + snake(c.getName());
-            Object def;
-            try {
-                def = c.getAccessor().invoke(d);
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException(e);
-            }
-            String doc = "Default policy (TenantPolicy field " + snake(c.getName()) + ").";
-            if (c.getType() == int.class) list.add(Setting.integer(key, null, 0, Integer.MAX_VALUE, doc + " Contract "
-                    + "default " + def + "."));
-            else if (c.getType() == long.class) list.add(Setting.longValue(key, null, 0, doc + " Contract default "
-                    + def + "."));
+            // no built-in value here: an unset key keeps the contract's default (shown by contractDefault)
+            String doc = "Default policy: TenantPolicy field `" + snake(c.getName()) + "`.";
+            if (c.getType() == int.class) list.add(Setting.integer(key, null, 0, Integer.MAX_VALUE, doc));
+            else if (c.getType() == long.class) list.add(Setting.longValue(key, null, 0, doc));
             else list.add(Setting.string(key, null, doc));
         }
         list.forEach(s -> m.put(s.key(), s));
         return Collections.unmodifiableMap(m);
+    }
+
+    /** The contract's default of a {@code baton.policy.*} key (from {@link Policy#defaults()}), else null. */
+    public static Object contractDefault(String key) {
+        if (!key.startsWith(POLICY_PREFIX)) return null;
+        for (RecordComponent c : Policy.class.getRecordComponents()) {
+            if (key.equals(POLICY_PREFIX + snake(c.getName()))) {
+                try {
+                    return c.getAccessor().invoke(Policy.defaults());
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        return null;
     }
 
     /** Every Kafka client and Streams setting name: what a {@code BATON_*} variable may name besides Baton's. */
