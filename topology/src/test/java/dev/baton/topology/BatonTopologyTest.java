@@ -6,7 +6,6 @@ import dev.baton.processor.SessionContextProcessor;
 import org.apache.kafka.streams.TopologyDescription;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -163,7 +162,8 @@ class BatonTopologyTest {
             assertThat(timerKeys(h)).hasSize(3); // + the gap's due entry
 
             h.advance(Duration.ofSeconds(31)); // the gap entry fires and is removed
-            assertThat(timerKeys(h)).noneMatch(k -> k.startsWith("due/") && !isIdle(h, k) && dueOf(k) <= now(h));
+            long now = Harness.T0.toEpochMilli() + 31_000;
+            assertThat(timerKeys(h)).noneMatch(k -> k.startsWith("due/") && !isIdle(h, k) && dueOf(k) <= now);
         }
     }
 
@@ -235,6 +235,8 @@ class BatonTopologyTest {
             assertThat(out.get(1).value().get("to_agent").asText()).isEqualTo("reviewer");
             assertThat(out.get(1).value().get("message_count").asInt()).isPositive();
             assertThat(h.readDeadLetters()).isEmpty();
+            assertThat(h.metric("render-total")).isEqualTo(3);
+            assertThat(h.metric("snapshots-emitted-total")).isEqualTo(3);
         }
     }
 
@@ -274,12 +276,4 @@ class BatonTopologyTest {
         return Long.parseLong(dueKey.substring(4, 24));
     }
 
-    private static long now(Harness h) {
-        return Harness.T0.toEpochMilli() + 31_000;
-    }
-
-    @SuppressWarnings("unused")
-    private static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
 }

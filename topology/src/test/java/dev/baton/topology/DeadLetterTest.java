@@ -108,6 +108,30 @@ class DeadLetterTest {
     }
 
     @Test
+    void shouldDeadLetterTheInputThroughTheExceptionHandlerWhenItsSnapshotCannotBeEncoded() {
+        BatonCodecs failing = new BatonCodecs(TestCodecs::decode, (topic, snapshot) -> {
+            if (snapshot.handoffId().equals("bad")) throw new IllegalStateException("cannot encode");
+            return TestCodecs.encode(topic, snapshot);
+        }, TestCodecs::policy);
+        try (Harness h = new Harness(Map.of(), failing)) {
+            h.send(h.turn(T, S, 0, "user", "USER", "task"));
+            String bad = h.handoff(T, S, "bad", null, "coder", null).toString();
+            h.send(KEY, bad);
+            h.send(h.handoff(T, S, "good", null, "coder", null));
+
+            assertThat(h.readDeadLetters()).singleElement().satisfies(dl -> {
+                assertThat(dl.code()).isEqualTo("INTERNAL");
+                assertThat(new String(dl.value(), StandardCharsets.UTF_8)).isEqualTo(bad);
+                assertThat(dl.headers()).containsEntry(DeadLetterHeaders.SOURCE_OFFSET, "1")
+                        .containsEntry(DeadLetterHeaders.SOURCE_TOPIC, "baton.session-events")
+                        .containsEntry(DeadLetterHeaders.SOURCE_PARTITION, "0");
+                assertThat(dl.headers().get(DeadLetterHeaders.MESSAGE)).contains("cannot encode");
+            });
+            assertThat(h.readSnapshots()).extracting(Harness.Out::handoffId).containsExactly("good");
+        }
+    }
+
+    @Test
     void shouldDeadLetterAnUnknownControlSignal() {
         try (Harness h = new Harness()) {
             var headers = new org.apache.kafka.common.header.internals.RecordHeaders();

@@ -49,6 +49,10 @@ final class Harness implements AutoCloseable {
     }
 
     Harness(Map<String, String> overrides) {
+        this(overrides, TestCodecs.json());
+    }
+
+    Harness(Map<String, String> overrides, BatonCodecs codecs) {
         try {
             stateDir = Files.createTempDirectory("baton-topology-test");
         } catch (IOException e) {
@@ -62,7 +66,7 @@ final class Harness implements AutoCloseable {
         settings.putAll(overrides);
         config = BatonConfig.of(settings);
         Properties props = config.toStreamsProperties();
-        driver = new TopologyTestDriver(BatonTopology.buildTopology(config, TestCodecs.json()), props, T0);
+        driver = new TopologyTestDriver(BatonTopology.buildTopology(config, codecs), props, T0);
         ByteArraySerializer ser = new ByteArraySerializer();
         ByteArrayDeserializer de = new ByteArrayDeserializer();
         events = driver.createInputTopic(config.sessionEventsTopic(), ser, ser, T0, Duration.ZERO);
