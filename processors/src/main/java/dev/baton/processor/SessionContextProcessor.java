@@ -129,12 +129,18 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         long now = context.currentSystemTimeMs();
         String key = ev.sessionKey();
         Policy policy = policies.forTenant(ev.tenantId());
-        SessionState state = load(key, now, policy);
+        byte[] stored = sessions.get(key);
+        SessionState state = stored == null ? SessionState.empty() : SessionStateCodec.decode(stored);
+        long dueBefore = indexed() && stored != null ? SessionTimerIndex.indexDue(state, policy)
+                : SessionTimerIndex.NEVER;
+        // A session past its grace/TTL that the punctuator has not reached yet behaves as if it had been deleted.
+        if (indexed() && stored != null && state.expired(now, policy)) {
+            metrics.expiredSession();
+            state = SessionState.empty();
+        }
         state.touch(now);
 
         List<ReadyHandoff> ready = new ArrayList<>();
-        long timerKinds = 0;
-        long dueWait = 0;
         Runnable count = () -> { };
         boolean late = false;
         if (ev.turn() != null) {
@@ -145,43 +151,34 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 case DUPLICATE -> count = metrics::duplicateTurn;
                 case LATE_TURN -> late = true;
             }
-            // A held turn starts (or keeps) a gap timer; draining held turns may leave a new gap behind them.
-            if (outcome.kind() == TurnOutcome.Kind.HELD || outcome.applied() > 1) {
-                timerKinds |= SessionTimerIndex.GAP;
-                dueWait = policy.gapWaitMillis();
-            }
         } else if (ev.handoff() != null) {
             Handoff handoff = ev.handoff();
             HandoffOutcome outcome = state.offerHandoff(handoff, ev.occurredAtMillis(), policy, now);
             ready.addAll(outcome.ready());
             switch (outcome.kind()) {
                 case DUPLICATE -> count = metrics::duplicateHandoff;
-                case PARKED -> {
-                    count = metrics::parkedHandoff;
-                    timerKinds |= SessionTimerIndex.HANDOFF;
-                    dueWait = policy.handoffWaitMillis();
-                }
+                case PARKED -> count = metrics::parkedHandoff;
                 case READY -> { }
             }
         } else if (ev.closed()) {
             state.close(now);
-            timerKinds |= SessionTimerIndex.CLOSED;
-            dueWait = policy.closedGraceMillis();
         }
 
         // Render before storing or forwarding anything: a failure then leaves no half-applied record behind.
         List<Snapshot> snapshots = render(ev.tenantId(), ev.sessionId(), state, ready, policy);
         sessions.put(key, SessionStateCodec.encode(state));
-        if (options.wallClockPunctuation()) {
-            if (timerKinds != 0) timers.schedule(key, SessionTimerIndex.saturatedAdd(now, dueWait), timerKinds);
-            timers.scheduleIdle(key, now, policy.idleTtlMillis());
-        }
+        if (indexed()) timers.move(key, dueBefore, SessionTimerIndex.indexDue(state, policy));
         count.run();
         forwardSnapshots(key, snapshots, record.timestamp());
         if (late) {
             deadLetter(record, ev.rawKey(), ev.rawValue(), ErrorCode.LATE_TURN,
                     "turn seq " + ev.turn().seq() + " arrived after it was recorded missing");
         }
+    }
+
+    /** With wall-clock punctuation off (backfill) nothing is ever due, so the timer index is not kept. */
+    private boolean indexed() {
+        return options.wallClockPunctuation();
     }
 
     /** The backfill's end-of-input signal for one session: settle every gap and waiting hand-off now. */
@@ -203,8 +200,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
      * deletes expired sessions. A failure on one session is logged and skips that session only.
      */
     void punctuate(long now) {
-        for (SessionTimerIndex.Due due : timers.takeDue(now, options.maxSessionsPerPunctuation())) {
-            String key = due.sessionKey();
+        for (String key : timers.takeDue(now, options.maxSessionsPerPunctuation())) {
             try {
                 visit(key, now);
             } catch (RuntimeException e) {
@@ -216,10 +212,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
 
     private void visit(String key, long now) {
         byte[] before = sessions.get(key);
-        if (before == null) {
-            timers.forget(key);
-            return;
-        }
+        if (before == null) return; // a left-over entry of a deleted session
         String[] ids = splitKey(key);
         Policy policy = policies.forTenant(ids[0]);
         SessionState state = SessionStateCodec.decode(before);
@@ -227,37 +220,18 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         List<Snapshot> snapshots = render(ids[0], ids[1], state, ready, policy);
         if (state.expired(now, policy)) {
             sessions.delete(key);
-            timers.forget(key);
             metrics.expiredSession();
         } else {
             byte[] after = SessionStateCodec.encode(state);
-            if (!Arrays.equals(before, after)) {
-                sessions.put(key, after);
-                // Settling one gap or wait may start the next one (e.g. a second gap behind the first): look again
-                // after the shorter wait. Chains end because a visit that changes nothing schedules nothing.
-                timers.schedule(key, SessionTimerIndex.saturatedAdd(now,
-                        Math.min(policy.gapWaitMillis(), policy.handoffWaitMillis())), SessionTimerIndex.RECHECK);
-            }
-            Long idle = timers.idleDue(key);
-            if (idle == null) {
-                // its idle entry fired but the state is not expired (activity the index did not see): re-arm
-                timers.scheduleIdle(key, now, policy.idleTtlMillis());
-            }
+            if (!Arrays.equals(before, after)) sessions.put(key, after);
+            long due = SessionTimerIndex.indexDue(state, policy);
+            // onWallClock handled everything due by now; should the state still claim otherwise, look again at the
+            // next punctuation rather than on every scan of this one.
+            if (due <= now) due = now + options.punctuateInterval().toMillis();
+            timers.move(key, SessionTimerIndex.NEVER, due);
         }
         // Punctuation has no input record: the snapshot's timestamp is the wall clock of its release.
         forwardSnapshots(key, snapshots, now);
-    }
-
-    private SessionState load(String key, long now, Policy policy) {
-        byte[] bytes = sessions.get(key);
-        if (bytes == null) return SessionState.empty();
-        SessionState state = SessionStateCodec.decode(bytes);
-        // A session past its grace/TTL that the punctuator has not reached yet behaves as if it had been deleted.
-        if (options.wallClockPunctuation() && state.expired(now, policy)) {
-            metrics.expiredSession();
-            return SessionState.empty();
-        }
-        return state;
     }
 
     private List<Snapshot> render(String tenantId, String sessionId, SessionState state, List<ReadyHandoff> ready,

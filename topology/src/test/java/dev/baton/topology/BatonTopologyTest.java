@@ -151,19 +151,20 @@ class BatonTopologyTest {
     }
 
     @Test
-    void shouldIndexOnlyWhatIsDue() {
+    void shouldKeepOneTimerEntryPerSessionAtItsNextDueTime() {
         try (Harness h = new Harness()) {
+            long t0 = Harness.T0.toEpochMilli();
+            long idleDue = t0 + Duration.ofDays(7).toMillis(); // T0 is on a whole minute: no rounding needed
             h.send(h.turn(T, S, 0, "user", "USER", "task"));
-            // an idle entry and its memo: nothing else is due for an in-order session
-            assertThat(timerKeys(h)).hasSize(2).anyMatch(k -> k.startsWith("idle/"))
-                    .anyMatch(k -> k.startsWith("due/") && k.endsWith("/" + KEY));
+            assertThat(timerEntries(h)).containsExactly(idleDue + "/" + KEY);
 
-            h.send(h.turn(T, S, 2, "user", "USER", "held"));
-            assertThat(timerKeys(h)).hasSize(3); // + the gap's due entry
+            h.advance(Duration.ofSeconds(5));
+            h.send(h.turn(T, S, 2, "user", "USER", "held behind a gap"));
+            assertThat(timerEntries(h)).containsExactly((t0 + 5_000 + 30_000) + "/" + KEY);
 
-            h.advance(Duration.ofSeconds(31)); // the gap entry fires and is removed
-            long now = Harness.T0.toEpochMilli() + 31_000;
-            assertThat(timerKeys(h)).noneMatch(k -> k.startsWith("due/") && !isIdle(h, k) && dueOf(k) <= now);
+            h.advance(Duration.ofSeconds(31)); // the gap is settled; only the idle TTL is left
+            assertThat(timerEntries(h)).containsExactly(
+                    (idleDue + 60_000) + "/" + KEY); // last event at T0+5s, rounded up to the next minute
         }
     }
 
@@ -261,19 +262,11 @@ class BatonTopologyTest {
         }
     }
 
-    private static List<String> timerKeys(Harness h) {
+    /** The timer index as "due-millis/session" strings (leading zeros dropped). */
+    private static List<String> timerEntries(Harness h) {
         List<String> keys = new java.util.ArrayList<>();
-        h.timerStore().all().forEachRemaining(kv -> keys.add(kv.key));
+        h.timerStore().all().forEachRemaining(kv -> keys.add(kv.key.replaceFirst("^0+", "")));
         return keys;
-    }
-
-    private static boolean isIdle(Harness h, String dueKey) {
-        Long v = h.timerStore().get(dueKey);
-        return v != null && (v & dev.baton.processor.SessionTimerIndex.IDLE) != 0;
-    }
-
-    private static long dueOf(String dueKey) {
-        return Long.parseLong(dueKey.substring(4, 24));
     }
 
 }
