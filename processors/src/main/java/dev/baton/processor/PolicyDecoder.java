@@ -4,12 +4,13 @@ import dev.baton.engine.policy.Policy;
 
 /**
  * Turns the bytes of a {@code TenantPolicy} record (topic {@code baton.tenant-policies}) into the engine's
- * {@link Policy}. A tenant policy overrides any subset of the budgets: fields it leaves unset keep the value of
- * {@code defaults} (the contract's defaults as adjusted by the {@code baton.policy.*} settings).
+ * {@link Policy}: the application's default policy with every field the record sets applied.
  *
- * <p>Implementations throw on bytes they cannot read; the caller then falls back to {@code defaults} and logs.
+ * <p>Implementations throw {@link IllegalArgumentException} for a record they cannot read or that is invalid (the
+ * caller then keeps the tenant's last good policy), and a {@link DependencyUnavailableException} when something
+ * they depend on (a schema registry) cannot be reached: that says nothing about the record and must fail the task.
  */
 @FunctionalInterface
 public interface PolicyDecoder {
-    Policy decode(byte[] tenantPolicy, Policy defaults);
+    Policy decode(String tenantId, byte[] tenantPolicy);
 }

@@ -9,6 +9,7 @@ import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
 import dev.baton.engine.state.SessionStateCodec;
 import dev.baton.engine.state.TurnOutcome;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
@@ -114,6 +115,8 @@ public final class SessionContextProcessor implements Processor<String, InboundE
             Header control = record.headers().lastHeader(CONTROL_HEADER);
             if (control != null) settle(record);
             else handle(record);
+        } catch (RetriableException e) {
+            throw e; // e.g. the schema registry is unreachable: fail the task and retry, never dead-letter
         } catch (RuntimeException e) {
             LOG.error("Unexpected failure on record of session {} ({}); dead-lettered as INTERNAL", record.key(),
                     sourceOf(), e);
@@ -203,6 +206,8 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         for (String key : timers.takeDue(now, options.maxSessionsPerPunctuation())) {
             try {
                 visit(key, now);
+            } catch (RetriableException e) {
+                throw e;
             } catch (RuntimeException e) {
                 metrics.punctuationFailure();
                 LOG.error("Wall-clock visit of session {} failed; skipped until its next event", key, e);

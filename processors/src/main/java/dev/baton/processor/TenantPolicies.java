@@ -56,8 +56,8 @@ public final class TenantPolicies {
         if (cached != null && Arrays.equals(cached.bytes, bytes)) return cached.policy;
         Policy policy;
         try {
-            policy = decoder.decode(bytes, defaults);
-        } catch (RuntimeException e) {
+            policy = decoder.decode(tenantId, bytes);
+        } catch (IllegalArgumentException e) {
             // A bad record is rejected as a whole: the tenant keeps its last good policy (defaults if none seen).
             // Logged once per distinct bad record, because the cache then remembers the fallback for these bytes.
             policy = cached != null ? cached.policy : defaults;

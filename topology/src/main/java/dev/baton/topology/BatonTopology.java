@@ -17,7 +17,8 @@ import org.apache.kafka.streams.state.Stores;
  * Baton's topology, built by a pure function of the configuration (and codecs):
  * <pre>
  *   baton.session-events (byte[] key/value)
- *     -> baton-decode            size check, decode, key check; rejections -> baton-dead-letter-writer
+ *     -> baton-decode            SessionEventDecoder (size, bytes, schema, key, fields); rejections
+ *                                -> baton-dead-letter-writer
  *     -> baton-session-context   SessionContextProcessor, stores baton-session-state + baton-session-timers,
  *                                reads the global store baton-tenant-policies
  *          -> baton-snapshot-writer -> baton-context-snapshots-sink (baton.context-snapshots)
@@ -56,12 +57,11 @@ public final class BatonTopology {
         SessionProcessorOptions options = new SessionProcessorOptions(SNAPSHOT_WRITER, DEAD_LETTER_WRITER,
                 config.wallClockPunctuation(), config.punctuateInterval(), config.maxSessionsPerPunctuation(),
                 config.defaultPolicy(), codecs.policies(), policyStore);
-        int maxRecordBytes = options.defaultPolicy().maxRecordBytes();
 
         topology.addSource(SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
                 config.sessionEventsTopic());
-        topology.addProcessor(DECODE, () -> new DecodeProcessor(codecs.events(), maxRecordBytes, SESSION,
-                DEAD_LETTER_WRITER), SOURCE);
+        topology.addProcessor(DECODE, () -> new DecodeProcessor(codecs.events(), SESSION, DEAD_LETTER_WRITER),
+                SOURCE);
         topology.addProcessor(SESSION, () -> new SessionContextProcessor(options), DECODE);
         topology.addStateStore(SessionContextProcessor.sessionStoreBuilder(), SESSION);
         topology.addStateStore(SessionContextProcessor.timerStoreBuilder(), SESSION);

@@ -1,10 +1,14 @@
 package dev.baton.topology;
 
 import dev.baton.engine.model.Identifiers;
+import dev.baton.ingest.Decoded;
+import dev.baton.ingest.SessionEventDecoder;
+import dev.baton.processor.DependencyUnavailableException;
 import dev.baton.processor.DeadLetter;
 import dev.baton.processor.ErrorCode;
 import dev.baton.processor.InboundEvent;
 import dev.baton.processor.SessionContextProcessor;
+import dev.baton.serde.SchemaRegistryUnavailableException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -14,15 +18,14 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.ByteBuffer;
 
 /**
- * First node after the source: checks the record's size, reads it with the {@link EventDecoder} and checks that the
- * key is the value's {@code tenant_id/session_id}. Accepted events go to the session processor keyed by the session
- * key; rejections go to the dead-letter writer with the original bytes and the source coordinates.
+ * First node after the source: reads the record with the {@link SessionEventDecoder} (which checks, in order, the
+ * size, the bytes, the schema, the key against the value's {@code tenant_id/session_id} and every field). Accepted
+ * events go to the session processor keyed by the session key; rejections go to the dead-letter writer with the
+ * original bytes and the source coordinates. A schema registry that cannot be reached fails the task instead (the
+ * record is retried, never dead-lettered).
  *
  * <p>Control records (header {@code baton.control}) are not events: a {@code settle} signal is passed on to the
  * session processor with a null value; anything else is dead-lettered.
@@ -30,15 +33,13 @@ import java.nio.ByteBuffer;
 public final class DecodeProcessor implements Processor<byte[], byte[], String, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(DecodeProcessor.class);
 
-    private final EventDecoder decoder;
-    private final int maxRecordBytes;
+    private final SessionEventDecoder decoder;
     private final String sessionChild;
     private final String deadLetterChild;
     private ProcessorContext<String, Object> context;
 
-    public DecodeProcessor(EventDecoder decoder, int maxRecordBytes, String sessionChild, String deadLetterChild) {
+    public DecodeProcessor(SessionEventDecoder decoder, String sessionChild, String deadLetterChild) {
         this.decoder = decoder;
-        this.maxRecordBytes = maxRecordBytes;
         this.sessionChild = sessionChild;
         this.deadLetterChild = deadLetterChild;
     }
@@ -50,48 +51,31 @@ public final class DecodeProcessor implements Processor<byte[], byte[], String, 
 
     @Override
     public void process(Record<byte[], byte[]> record) {
-        byte[] key = record.key();
-        byte[] value = record.value();
         Header control = record.headers().lastHeader(SessionContextProcessor.CONTROL_HEADER);
         if (control != null) {
             control(record, control);
             return;
         }
-        if (value == null) {
-            reject(record, ErrorCode.MALFORMED, "record has no value");
-            return;
-        }
-        long size = (long) value.length + (key == null ? 0 : key.length);
-        if (size > maxRecordBytes) {
-            reject(record, ErrorCode.OVERSIZED, "record of " + size + " bytes is over the limit of "
-                    + maxRecordBytes + " bytes");
-            return;
-        }
-        DecodeResult result;
-        String topic = context.recordMetadata().map(RecordMetadata::topic).orElse(null);
+        Decoded decoded;
         try {
-            result = decoder.decode(topic, key, value);
+            decoded = decoder.decode(record.key(), record.value());
+        } catch (SchemaRegistryUnavailableException e) {
+            // says nothing about the record: fail the task, Kafka Streams retries it from the last commit
+            throw new DependencyUnavailableException("schema registry unavailable while decoding " + sourceOf(), e);
         } catch (RuntimeException e) {
-            // The decoder reports every contract violation it knows as a rejection; anything it throws means the
-            // bytes could not be read.
-            LOG.debug("Decoder threw on {}", sourceOf(), e);
-            result = DecodeResult.rejected(ErrorCode.MALFORMED, "cannot read record: " + e);
+            // The decoder reports every contract violation as a rejection; anything it throws means the bytes could
+            // not be read.
+            LOG.warn("Decoder failed on {}; dead-lettered as MALFORMED", sourceOf(), e);
+            decoded = Decoded.reject(ErrorCode.MALFORMED, "cannot read record: " + e);
         }
-        if (result instanceof DecodeResult.Rejected rejected) {
-            reject(record, rejected.code(), rejected.message());
+        if (!decoded.accepted()) {
+            reject(record, decoded.code(), decoded.message());
             return;
         }
-        InboundEvent event = ((DecodeResult.Accepted) result).event();
-        String expected = event.sessionKey();
-        String actual = key == null ? null : utf8(key);
-        if (!expected.equals(actual)) {
-            reject(record, ErrorCode.KEY_MISMATCH, "key " + (actual == null ? "(none)" : "'" + actual + "'")
-                    + " is not the value's tenant_id/session_id '" + expected + "'");
-            return;
-        }
-        // fresh headers: input headers are not carried to the outputs
-        context.forward(new Record<String, Object>(expected, event, record.timestamp(), new RecordHeaders()),
-                sessionChild);
+        InboundEvent event = decoded.event();
+        // the decoder checked the key (KEY_MISMATCH): it is the event's session key
+        context.forward(new Record<String, Object>(event.sessionKey(), event, record.timestamp(),
+                new RecordHeaders()), sessionChild);
     }
 
     private void control(Record<byte[], byte[]> record, Header control) {
@@ -126,13 +110,7 @@ public final class DecodeProcessor implements Processor<byte[], byte[], String, 
         return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
     }
 
-    /** Strict UTF-8: a key that is not valid UTF-8 cannot equal any session key. */
     private static String utf8(byte[] bytes) {
-        try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            return null;
-        }
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 }

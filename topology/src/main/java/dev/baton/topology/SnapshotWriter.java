@@ -1,6 +1,9 @@
 package dev.baton.topology;
 
+import dev.baton.egress.SnapshotEncoder;
 import dev.baton.engine.snapshot.Snapshot;
+import dev.baton.processor.DependencyUnavailableException;
+import dev.baton.serde.SchemaRegistryUnavailableException;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -29,7 +32,12 @@ public final class SnapshotWriter implements Processor<String, Snapshot, byte[],
 
     @Override
     public void process(Record<String, Snapshot> record) {
-        byte[] value = encoder.encode(topic, record.value());
+        byte[] value;
+        try {
+            value = encoder.encode(topic, record.value());
+        } catch (SchemaRegistryUnavailableException e) {
+            throw new DependencyUnavailableException("schema registry unavailable while encoding a snapshot", e);
+        }
         context.forward(record.withKey(record.key().getBytes(StandardCharsets.UTF_8)).withValue(value));
     }
 }

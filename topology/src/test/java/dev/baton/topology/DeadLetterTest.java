@@ -10,6 +10,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,6 +56,24 @@ class DeadLetterTest {
             });
             assertThat(h.metric("dead-letters-total", "code", code)).isEqualTo(1);
             assertThat(h.readSnapshots()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldDeadLetterAnAvroRecordWithAnUnknownSchemaId() {
+        try (Harness h = new Harness(Map.of(dev.baton.config.BatonConfig.FORMAT, "avro"))) {
+            byte[] value = {0, 0, 0, 0x27, 0x0F, 2, 'x'}; // magic byte, schema id 9999, some Avro
+            h.sendRaw(KEY.getBytes(StandardCharsets.UTF_8), value);
+            h.send(h.turn(T, S, 0, "user", "USER", "a good Avro record still goes through"));
+            h.send(h.handoff(T, S, "h1", null, "coder", null));
+
+            assertThat(h.readDeadLetters()).singleElement().satisfies(dl -> {
+                assertThat(dl.code()).isEqualTo("UNKNOWN_SCHEMA");
+                assertThat(dl.value()).isEqualTo(value);
+                assertThat(dl.headers()).containsKeys(DeadLetterHeaders.MESSAGE, DeadLetterHeaders.SOURCE_TOPIC,
+                        DeadLetterHeaders.SOURCE_PARTITION, DeadLetterHeaders.SOURCE_OFFSET);
+            });
+            assertThat(h.readSnapshots()).singleElement().satisfies(s -> assertThat(s.turnCount()).isEqualTo(1));
         }
     }
 
@@ -109,10 +128,10 @@ class DeadLetterTest {
 
     @Test
     void shouldDeadLetterTheInputThroughTheExceptionHandlerWhenItsSnapshotCannotBeEncoded() {
-        BatonCodecs failing = new BatonCodecs(TestCodecs::decode, (topic, snapshot) -> {
+        UnaryOperator<BatonCodecs> failing = real -> new BatonCodecs(real.events(), (topic, snapshot) -> {
             if (snapshot.handoffId().equals("bad")) throw new IllegalStateException("cannot encode");
-            return TestCodecs.encode(topic, snapshot);
-        }, TestCodecs::policy);
+            return real.snapshots().encode(topic, snapshot);
+        }, real.policies());
         try (Harness h = new Harness(Map.of(), failing)) {
             h.send(h.turn(T, S, 0, "user", "USER", "task"));
             String bad = h.handoff(T, S, "bad", null, "coder", null).toString();

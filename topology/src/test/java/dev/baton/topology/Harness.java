@@ -1,6 +1,14 @@
 package dev.baton.topology;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.avro.SessionEvent;
+import dev.baton.avro.TenantPolicy;
+import dev.baton.egress.ContextSnapshotReader;
+import dev.baton.serde.AvroJson;
+import dev.baton.serde.ConfluentAvroCodec;
+import dev.baton.serde.MockSchemaRegistry;
+import dev.baton.serde.SchemaRegistries;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.config.BatonConfig;
 import dev.baton.processor.BatonMetrics;
@@ -29,11 +37,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Locale;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /** A {@link TopologyTestDriver} around {@link BatonTopology#buildTopology}, with helpers for JSON session events. */
 final class Harness implements AutoCloseable {
     static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    static final ObjectMapper JSON = new ObjectMapper();
 
     final BatonConfig config;
     final TopologyTestDriver driver;
@@ -41,7 +53,13 @@ final class Harness implements AutoCloseable {
     final TestInputTopic<byte[], byte[]> policies;
     final TestOutputTopic<byte[], byte[]> snapshots;
     final TestOutputTopic<byte[], byte[]> deadLetters;
+    private static final AtomicInteger SCOPES = new AtomicInteger();
     private final Path stateDir;
+    private final String registryScope;
+    private final MockSchemaRegistry registry;
+    private final ConfluentAvroCodec<SessionEvent> eventCodec;
+    private final ConfluentAvroCodec<TenantPolicy> policyCodec;
+    private final ContextSnapshotReader snapshotReader;
     private int eventCounter;
 
     Harness() {
@@ -49,10 +67,15 @@ final class Harness implements AutoCloseable {
     }
 
     Harness(Map<String, String> overrides) {
-        this(overrides, TestCodecs.json());
+        this(overrides, UnaryOperator.identity());
     }
 
-    Harness(Map<String, String> overrides, BatonCodecs codecs) {
+    /**
+     * @param overrides settings over the test defaults (JSON format; {@code baton.format=avro} gets a fresh
+     *                  {@code mock://} registry scope of its own)
+     * @param customize changes the real codecs (e.g. to inject a failure)
+     */
+    Harness(Map<String, String> overrides, UnaryOperator<BatonCodecs> customize) {
         try {
             stateDir = Files.createTempDirectory("baton-topology-test");
         } catch (IOException e) {
@@ -64,8 +87,18 @@ final class Harness implements AutoCloseable {
         settings.put("application.id", "baton-test");
         settings.put("state.dir", stateDir.toString());
         settings.putAll(overrides);
+        registryScope = "baton-topology-test-" + SCOPES.incrementAndGet();
+        if ("avro".equals(settings.get(BatonConfig.FORMAT))) {
+            settings.put(BatonConfig.SCHEMA_REGISTRY_URL, SchemaRegistries.MOCK_PREFIX + registryScope);
+        }
         config = BatonConfig.of(settings);
+        String format = config.format().name().toLowerCase(Locale.ROOT);
+        registry = config.format() == BatonConfig.Format.AVRO ? MockSchemaRegistry.forScope(registryScope) : null;
+        eventCodec = registry == null ? null : new ConfluentAvroCodec<>(registry, SessionEvent.class);
+        policyCodec = registry == null ? null : new ConfluentAvroCodec<>(registry, TenantPolicy.class);
+        snapshotReader = ContextSnapshotReader.forFormat(format, registry);
         Properties props = config.toStreamsProperties();
+        BatonCodecs codecs = customize.apply(BatonCodecs.forConfig(config));
         driver = new TopologyTestDriver(BatonTopology.buildTopology(config, codecs), props, T0);
         ByteArraySerializer ser = new ByteArraySerializer();
         ByteArrayDeserializer de = new ByteArrayDeserializer();
@@ -79,7 +112,7 @@ final class Harness implements AutoCloseable {
 
     /** A session event's JSON envelope; add exactly one payload. */
     ObjectNode event(String tenant, String session) {
-        ObjectNode o = TestCodecs.JSON.createObjectNode();
+        ObjectNode o = JSON.createObjectNode();
         o.put("event_id", "e" + (++eventCounter));
         o.put("tenant_id", tenant);
         o.put("session_id", session);
@@ -114,9 +147,16 @@ final class Harness implements AutoCloseable {
         return o;
     }
 
-    /** Sends an event keyed by its own tenant/session. */
+    /** Sends an event keyed by its own tenant/session, in the configured format. */
     void send(ObjectNode event) {
-        send(event.get("tenant_id").asText() + "/" + event.get("session_id").asText(), event.toString());
+        String key = event.get("tenant_id").asText() + "/" + event.get("session_id").asText();
+        sendRaw(key.getBytes(StandardCharsets.UTF_8), encode(event));
+    }
+
+    /** The value bytes of a JSON session event in the configured format. */
+    byte[] encode(ObjectNode event) {
+        if (eventCodec == null) return event.toString().getBytes(StandardCharsets.UTF_8);
+        return eventCodec.serialize(config.sessionEventsTopic(), AvroJson.read(event.toString(), SessionEvent.class));
     }
 
     void send(String key, String value) {
@@ -137,8 +177,10 @@ final class Harness implements AutoCloseable {
     }
 
     void policy(String tenant, String json) {
-        policies.pipeInput(tenant.getBytes(StandardCharsets.UTF_8),
-                json == null ? null : json.getBytes(StandardCharsets.UTF_8));
+        byte[] value = json == null ? null : policyCodec == null ? json.getBytes(StandardCharsets.UTF_8)
+                : policyCodec.serialize(config.tenantPoliciesTopic().orElseThrow(),
+                AvroJson.read(json, TenantPolicy.class));
+        policies.pipeInput(tenant.getBytes(StandardCharsets.UTF_8), value);
     }
 
     void advance(Duration d) {
@@ -172,7 +214,8 @@ final class Harness implements AutoCloseable {
         List<Out> out = new ArrayList<>();
         for (KeyValue<byte[], byte[]> kv : snapshots.readKeyValuesToList()) {
             try {
-                out.add(new Out(new String(kv.key, StandardCharsets.UTF_8), TestCodecs.JSON.readTree(kv.value)));
+                String json = AvroJson.writeString(snapshotReader.read(kv.value));
+                out.add(new Out(new String(kv.key, StandardCharsets.UTF_8), JSON.readTree(json)));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -224,6 +267,7 @@ final class Harness implements AutoCloseable {
     @Override
     public void close() {
         driver.close();
+        MockSchemaRegistry.dropScope(registryScope);
         try (var paths = Files.walk(stateDir)) {
             paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException ignored) {
