@@ -174,20 +174,34 @@ class BatonTopologyTest {
     @ValueSource(strings = {"json", "avro"})
     void shouldApplyATenantPolicyToItsTenantOnly(String format) {
         try (Harness h = new Harness(Map.of(BatonConfig.FORMAT, format))) {
-            h.policy("fast", "{\"tenant_id\":\"fast\",\"handoff_wait_millis\":2000}");
-            for (String tenant : List.of("fast", "slow")) {
+            h.policy("small", "{\"tenant_id\":\"small\",\"transcript_budget_chars\":2000,"
+                    + "\"handoff_wait_millis\":2000}");
+            String longText = "word ".repeat(2_000); // 10,000 characters
+            for (String tenant : List.of("small", "large")) {
                 h.send(h.turn(tenant, S, 0, "user", "USER", "task"));
-                h.send(h.handoff(tenant, S, "h1", null, "coder", 5L));
+                h.send(h.turn(tenant, S, 1, "planner", "ASSISTANT", longText));
+                h.send(h.turn(tenant, S, 2, "user", "USER", longText));
+                h.send(h.handoff(tenant, S, "h1", null, "coder", null));
             }
-            h.advance(Duration.ofSeconds(3));
-            assertThat(h.readSnapshots()).extracting(Harness.Out::key).containsExactly("fast/" + S);
+            List<Harness.Out> out = h.readSnapshots();
+            assertThat(out).extracting(Harness.Out::key).containsExactly("small/" + S, "large/" + S);
+            assertThat(messageChars(out.get(0))).isLessThanOrEqualTo(2_000);
+            assertThat(messageChars(out.get(1))).isGreaterThan(20_000);
 
-            h.policy("fast", null); // tombstone: back to the defaults
-            h.send(h.turn("fast", S, 1, "user", "USER", "more"));
-            h.send(h.handoff("fast", S, "h2", null, "coder", 5L));
+            // the hand-off wait: 2 s for "small", the default 30 s for "large"
+            for (String tenant : List.of("small", "large")) h.send(h.handoff(tenant, S, "h2", null, "coder", 9L));
+            h.advance(Duration.ofSeconds(3));
+            assertThat(h.readSnapshots()).extracting(Harness.Out::key).containsExactly("small/" + S);
+
+            h.policy("small", null); // tombstone: back to the defaults
+            h.send(h.handoff("small", S, "h3", null, "coder", 9L));
             h.advance(Duration.ofSeconds(3));
             assertThat(h.readSnapshots()).isEmpty();
         }
+    }
+
+    private static long messageChars(Harness.Out snapshot) {
+        return snapshot.value().get("stats").get("message_chars").asLong();
     }
 
     @Test
@@ -238,6 +252,10 @@ class BatonTopologyTest {
             assertThat(out).extracting(Harness.Out::asOfSeq).containsExactly(1L, 3L, -1L);
             assertThat(out).extracting(Harness.Out::turnCount).containsExactly(2L, 4L, 0L);
             assertThat(out.get(1).value().get("to_agent").asText()).isEqualTo("reviewer");
+            assertThat(out.get(1).value().get("from_agent").asText()).isEqualTo("coder");
+            assertThat(out.get(1).value().get("framing").get("kind").asText()).isEqualTo("CONTINUITY");
+            assertThat(out.get(2).value().get("framing").get("kind").asText()).isEqualTo("OWNER_FROM_START");
+            assertThat(out.get(0).value().get("retention").get("expanded_seqs").get(0).asLong()).isEqualTo(1);
             assertThat(out.get(1).value().get("messages").size()).isPositive();
             assertThat(h.readDeadLetters()).isEmpty();
             assertThat(h.metric("render-total")).isEqualTo(3);

@@ -8,6 +8,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -84,8 +85,15 @@ class DeadLetterTest {
             h.send("other-tenant/" + S, v);
             h.send(null, v);
 
-            assertThat(h.readDeadLetters()).extracting(Harness.DeadLetterOut::code)
-                    .containsExactly("KEY_MISMATCH", "KEY_MISMATCH");
+            List<Harness.DeadLetterOut> out = h.readDeadLetters();
+            assertThat(out).extracting(Harness.DeadLetterOut::code).containsExactly("KEY_MISMATCH", "KEY_MISMATCH");
+            assertThat(new String(out.get(0).key(), StandardCharsets.UTF_8)).isEqualTo("other-tenant/" + S);
+            assertThat(out.get(1).key()).isNull();
+            assertThat(out).allSatisfy(dl -> {
+                assertThat(new String(dl.value(), StandardCharsets.UTF_8)).isEqualTo(v);
+                assertThat(dl.headers()).containsKeys(DeadLetterHeaders.MESSAGE, DeadLetterHeaders.SOURCE_TOPIC,
+                        DeadLetterHeaders.SOURCE_PARTITION, DeadLetterHeaders.SOURCE_OFFSET);
+            });
             assertThat(h.sessionStore().get(KEY)).isNull();
         }
     }
