@@ -85,6 +85,28 @@ public final class BatonConfig {
         return new Builder();
     }
 
+    /**
+     * The whole precedence in one call, as the command line needs it.
+     *
+     * @param configFile the {@code --config} file, or null: then {@code BATON_CONFIG} from {@code env}, if set
+     * @param env        the process environment ({@code System.getenv()}); only {@code BATON_*} variables are read
+     * @param flags      flag name ({@code --format}, see {@link #FLAGS}) to value; null values (flag not given) are
+     *                   skipped
+     */
+    public static BatonConfig load(Path configFile, Map<String, String> env, Map<String, String> flags) {
+        Builder b = builder();
+        Path file = configFile;
+        if (file == null && env.get("BATON_CONFIG") != null && !env.get("BATON_CONFIG").isBlank()) {
+            file = Path.of(env.get("BATON_CONFIG"));
+        }
+        if (file != null) b.file(file);
+        b.environment(env);
+        new TreeMap<>(flags).forEach((flag, value) -> {
+            if (value != null) b.flag(flag, value);
+        });
+        return b.build();
+    }
+
     /** Built-in defaults overridden by {@code overrides} (origin "code"): for tests and embedded use. */
     public static BatonConfig of(Map<String, String> overrides) {
         Builder b = builder();

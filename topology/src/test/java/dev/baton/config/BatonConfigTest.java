@@ -61,6 +61,19 @@ class BatonConfigTest {
     }
 
     @Test
+    void shouldLoadTheFileNamedByBatonConfigWhenNoFlagNamesOne(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("env.properties");
+        Files.writeString(file, "baton.format=json\nbaton.http.port=7000\n");
+        Map<String, String> flags = new java.util.HashMap<>();
+        flags.put("--http-port", null); // not given
+        flags.put("--bootstrap-servers", "flag:9092");
+        BatonConfig c = BatonConfig.load(null, Map.of("BATON_CONFIG", file.toString()), flags);
+        assertThat(c.httpPort()).isEqualTo(7000);
+        assertThat(c.origin("baton.http.port")).isEqualTo("file " + file);
+        assertThat(c.get("bootstrap.servers")).isEqualTo("flag:9092");
+    }
+
+    @Test
     void shouldMapEnvironmentNamesOfBatonSettings() {
         BatonConfig c = BatonConfig.builder().environment(Map.of("BATON_FORMAT", "JSON",
                 "BATON_TOPIC_SESSION_EVENTS", "in", "BATON_PUNCTUATE_WALL_CLOCK", "false",
