@@ -19,5 +19,11 @@ public enum ErrorCode {
     /** Beyond the configured hard limit (default 1 MiB per record). */
     OVERSIZED,
     /** A turn whose seq was already recorded missing. */
-    LATE_TURN
+    LATE_TURN,
+    /**
+     * Not a contract violation: an unexpected failure inside Baton while handling a record that was read fine (a bug,
+     * or a state store value that cannot be decoded). The record is dead-lettered so that nothing is dropped silently
+     * and processing continues; see docs/topology.md.
+     */
+    INTERNAL
 }

@@ -1,0 +1,291 @@
+package dev.baton.processor;
+
+import dev.baton.engine.ContextEngine;
+import dev.baton.engine.model.Handoff;
+import dev.baton.engine.policy.Policy;
+import dev.baton.engine.snapshot.Snapshot;
+import dev.baton.engine.state.HandoffOutcome;
+import dev.baton.engine.state.ReadyHandoff;
+import dev.baton.engine.state.SessionState;
+import dev.baton.engine.state.SessionStateCodec;
+import dev.baton.engine.state.TurnOutcome;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.Cancellable;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The stateful heart of the topology: keeps one {@link SessionState} per session in the RocksDB store
+ * {@value #SESSION_STORE} (key {@code tenant/session}, value {@link SessionStateCodec} bytes, changelogged), applies
+ * each decoded event to it and forwards a {@link Snapshot} for every hand-off that becomes ready.
+ *
+ * <p>Per event: load the state (or start empty), {@code touch(now)}, then
+ * <ul>
+ *   <li>Turn: {@code offerTurn}; APPLIED/HELD count as applied, DUPLICATE is counted, LATE_TURN is dead-lettered with
+ *       the record's original bytes; hand-offs released by the turn are rendered;</li>
+ *   <li>Handoff: {@code offerHandoff}; DUPLICATE is counted, READY (and older waiting hand-offs pushed out by the
+ *       waiting bound) are rendered, PARKED waits;</li>
+ *   <li>Closed: {@code close(now)}.</li>
+ * </ul>
+ * and the state is stored back. The whole record is handled atomically: the snapshots are rendered before anything is
+ * stored or forwarded, so an unexpected failure leaves the stored state as it was and dead-letters the record with
+ * {@link ErrorCode#INTERNAL} (logged once per record) instead of killing the application.
+ *
+ * <p>A record with header {@value #CONTROL_HEADER} = {@value #SETTLE} (value ignored) is the backfill's end-of-input
+ * signal for its session: every held gap is settled and every waiting hand-off released at once
+ * ({@code settleAll}), without waiting for the wall clock.
+ *
+ * <p>With wall-clock punctuation on, a punctuator runs every {@code punctuateInterval} and visits only the sessions
+ * that the timer index ({@link SessionTimerIndex}, store {@value #TIMER_STORE}) says have something due: it calls
+ * {@code onWallClock}, renders what is released, and deletes sessions that {@code expired}. Backfill mode turns
+ * punctuation off; closed sessions then keep their state until the end.
+ *
+ * <p>"Now" is always {@code context.currentSystemTimeMs()} (wall clock): gap holds, hand-off waits, grace and TTL
+ * are measured in processing time, not event time. Snapshots themselves never depend on it (R10).
+ */
+public final class SessionContextProcessor implements Processor<String, InboundEvent, String, Object> {
+    public static final String SESSION_STORE = "baton-session-state";
+    public static final String TIMER_STORE = "baton-session-timers";
+    public static final String POLICY_STORE = "baton-tenant-policies";
+    public static final String CONTROL_HEADER = "baton.control";
+    public static final String SETTLE = "settle";
+
+    private static final Logger LOG = LoggerFactory.getLogger(SessionContextProcessor.class);
+
+    private final SessionProcessorOptions options;
+    private ProcessorContext<String, Object> context;
+    private KeyValueStore<String, byte[]> sessions;
+    private SessionTimerIndex timers;
+    private TenantPolicies policies;
+    private BatonMetrics metrics;
+    private Cancellable punctuator;
+
+    public SessionContextProcessor(SessionProcessorOptions options) {
+        this.options = options;
+    }
+
+    /** The persistent, changelogged session store (String key, SessionStateCodec bytes). */
+    public static StoreBuilder<KeyValueStore<String, byte[]>> sessionStoreBuilder() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SESSION_STORE), Serdes.String(),
+                Serdes.ByteArray()).withLoggingEnabled(Map.of()).withCachingEnabled();
+    }
+
+    /** The persistent, changelogged timer index (see {@link SessionTimerIndex}). */
+    public static StoreBuilder<KeyValueStore<String, Long>> timerStoreBuilder() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMER_STORE), Serdes.String(),
+                Serdes.Long()).withLoggingEnabled(Map.of()).withCachingEnabled();
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Object> context) {
+        this.context = context;
+        this.sessions = context.getStateStore(SESSION_STORE);
+        this.timers = new SessionTimerIndex(context.getStateStore(TIMER_STORE));
+        ReadOnlyKeyValueStore<String, byte[]> policyStore =
+                options.policyStore() == null ? null : context.getStateStore(options.policyStore());
+        this.policies = new TenantPolicies(policyStore, options.policyDecoder(), options.defaultPolicy());
+        this.metrics = new BatonMetrics(context.metrics(), context.taskId().toString(), "session");
+        if (options.wallClockPunctuation()) {
+            punctuator = context.schedule(options.punctuateInterval(), PunctuationType.WALL_CLOCK_TIME,
+                    this::punctuate);
+        }
+    }
+
+    @Override
+    public void process(Record<String, InboundEvent> record) {
+        try {
+            Header control = record.headers().lastHeader(CONTROL_HEADER);
+            if (control != null) settle(record);
+            else handle(record);
+        } catch (RetriableException e) {
+            throw e; // e.g. the schema registry is unreachable: fail the task and retry, never dead-letter
+        } catch (RuntimeException e) {
+            LOG.error("Unexpected failure on record of session {} ({}); dead-lettered as INTERNAL", record.key(),
+                    sourceOf(), e);
+            InboundEvent ev = record.value();
+            byte[] key = ev != null ? ev.rawKey() : utf8(record.key());
+            byte[] value = ev != null ? ev.rawValue() : null;
+            deadLetter(record, key, value, ErrorCode.INTERNAL, e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    private void handle(Record<String, InboundEvent> record) {
+        InboundEvent ev = record.value();
+        long now = context.currentSystemTimeMs();
+        String key = ev.sessionKey();
+        Policy policy = policies.forTenant(ev.tenantId());
+        byte[] stored = sessions.get(key);
+        SessionState state = stored == null ? SessionState.empty() : SessionStateCodec.decode(stored);
+        long dueBefore = indexed() && stored != null ? SessionTimerIndex.indexDue(state, policy)
+                : SessionTimerIndex.NEVER;
+        // A session past its grace/TTL that the punctuator has not reached yet behaves as if it had been deleted.
+        if (indexed() && stored != null && state.expired(now, policy)) {
+            metrics.expiredSession();
+            state = SessionState.empty();
+        }
+        state.touch(now);
+
+        List<ReadyHandoff> ready = new ArrayList<>();
+        Runnable count = () -> { };
+        boolean late = false;
+        if (ev.turn() != null) {
+            TurnOutcome outcome = state.offerTurn(ev.turn(), policy, now);
+            ready.addAll(outcome.released());
+            switch (outcome.kind()) {
+                case APPLIED, HELD -> count = metrics::appliedTurn;
+                case DUPLICATE -> count = metrics::duplicateTurn;
+                case LATE_TURN -> late = true;
+            }
+        } else if (ev.handoff() != null) {
+            Handoff handoff = ev.handoff();
+            HandoffOutcome outcome = state.offerHandoff(handoff, ev.occurredAtMillis(), policy, now);
+            ready.addAll(outcome.ready());
+            switch (outcome.kind()) {
+                case DUPLICATE -> count = metrics::duplicateHandoff;
+                case PARKED -> count = metrics::parkedHandoff;
+                case READY -> { }
+            }
+        } else if (ev.closed()) {
+            state.close(now);
+        }
+
+        // Render before storing or forwarding anything: a failure then leaves no half-applied record behind.
+        List<Snapshot> snapshots = render(ev.tenantId(), ev.sessionId(), state, ready, policy);
+        sessions.put(key, SessionStateCodec.encode(state));
+        if (indexed()) timers.move(key, dueBefore, SessionTimerIndex.indexDue(state, policy));
+        count.run();
+        forwardSnapshots(key, snapshots, record.timestamp());
+        if (late) {
+            deadLetter(record, ev.rawKey(), ev.rawValue(), ErrorCode.LATE_TURN,
+                    "turn seq " + ev.turn().seq() + " arrived after it was recorded missing");
+        }
+    }
+
+    /** With wall-clock punctuation off (backfill) nothing is ever due, so the timer index is not kept. */
+    private boolean indexed() {
+        return options.wallClockPunctuation();
+    }
+
+    /** The backfill's end-of-input signal for one session: settle every gap and waiting hand-off now. */
+    private void settle(Record<String, InboundEvent> record) {
+        String key = record.key();
+        byte[] bytes = sessions.get(key);
+        if (bytes == null) return; // nothing was ever applied for this session: nothing to settle
+        String[] ids = splitKey(key);
+        Policy policy = policies.forTenant(ids[0]);
+        SessionState state = SessionStateCodec.decode(bytes);
+        List<ReadyHandoff> ready = state.settleAll(policy);
+        List<Snapshot> snapshots = render(ids[0], ids[1], state, ready, policy);
+        sessions.put(key, SessionStateCodec.encode(state));
+        forwardSnapshots(key, snapshots, record.timestamp());
+    }
+
+    /**
+     * Wall-clock punctuation: visits the sessions the timer index has due, releases what waited long enough and
+     * deletes expired sessions. A failure on one session is logged and skips that session only.
+     */
+    void punctuate(long now) {
+        for (String key : timers.takeDue(now, options.maxSessionsPerPunctuation())) {
+            try {
+                visit(key, now);
+            } catch (RetriableException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                metrics.punctuationFailure();
+                LOG.error("Wall-clock visit of session {} failed; skipped until its next event", key, e);
+            }
+        }
+    }
+
+    private void visit(String key, long now) {
+        byte[] before = sessions.get(key);
+        if (before == null) return; // a left-over entry of a deleted session
+        String[] ids = splitKey(key);
+        Policy policy = policies.forTenant(ids[0]);
+        SessionState state = SessionStateCodec.decode(before);
+        List<ReadyHandoff> ready = state.onWallClock(now, policy);
+        List<Snapshot> snapshots = render(ids[0], ids[1], state, ready, policy);
+        if (state.expired(now, policy)) {
+            sessions.delete(key);
+            metrics.expiredSession();
+        } else {
+            byte[] after = SessionStateCodec.encode(state);
+            if (!Arrays.equals(before, after)) sessions.put(key, after);
+            long due = SessionTimerIndex.indexDue(state, policy);
+            // onWallClock handled everything due by now; should the state still claim otherwise, look again at the
+            // next punctuation rather than on every scan of this one.
+            if (due <= now) due = now + options.punctuateInterval().toMillis();
+            timers.move(key, SessionTimerIndex.NEVER, due);
+        }
+        // Punctuation has no input record: the snapshot's timestamp is the wall clock of its release.
+        forwardSnapshots(key, snapshots, now);
+    }
+
+    private List<Snapshot> render(String tenantId, String sessionId, SessionState state, List<ReadyHandoff> ready,
+                                  Policy policy) {
+        if (ready.isEmpty()) return List.of();
+        List<Snapshot> out = new ArrayList<>(ready.size());
+        for (ReadyHandoff handoff : ready) {
+            long start = System.nanoTime();
+            out.add(ContextEngine.render(tenantId, sessionId, state, handoff, policy));
+            metrics.renderNanos(System.nanoTime() - start);
+        }
+        return out;
+    }
+
+    private void forwardSnapshots(String key, List<Snapshot> snapshots, long timestamp) {
+        for (Snapshot snapshot : snapshots) {
+            // fresh headers: the input's headers (e.g. baton.control) do not belong on the output
+            context.forward(new Record<String, Object>(key, snapshot, timestamp, new RecordHeaders()),
+                    options.snapshotChild());
+            metrics.snapshotEmitted();
+        }
+    }
+
+    private void deadLetter(Record<String, InboundEvent> record, byte[] key, byte[] value, ErrorCode code,
+                            String message) {
+        RecordMetadata meta = context.recordMetadata().orElse(null);
+        DeadLetter dl = new DeadLetter(key, value, code.name(), message, meta == null ? null : meta.topic(),
+                meta == null ? -1 : meta.partition(), meta == null ? -1L : meta.offset());
+        context.forward(new Record<String, Object>(record.key(), dl, record.timestamp(), new RecordHeaders()),
+                options.deadLetterChild());
+    }
+
+    private String sourceOf() {
+        return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
+    }
+
+    private static String[] splitKey(String key) {
+        int slash = key.indexOf('/');
+        if (slash < 0) throw new IllegalArgumentException("session key without '/': " + key);
+        return new String[]{key.substring(0, slash), key.substring(slash + 1)};
+    }
+
+    private static byte[] utf8(String s) {
+        return s == null ? null : s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        if (punctuator != null) punctuator.cancel();
+        if (metrics != null) metrics.close();
+    }
+}

@@ -1,0 +1,443 @@
+package dev.baton.config;
+
+import dev.baton.engine.policy.Policy;
+import dev.baton.topology.BatonProcessingExceptionHandler;
+import dev.baton.topology.BatonProductionExceptionHandler;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.lang.reflect.RecordComponent;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Baton's configuration: Baton's own settings ({@code baton.*}) plus every Kafka setting, resolved with one
+ * precedence, lowest first:
+ * <ol>
+ *   <li>built-in defaults ({@link #SETTINGS});</li>
+ *   <li>the properties file ({@code --config FILE}, or {@code BATON_CONFIG});</li>
+ *   <li>the environment: {@code BATON_} + the key without {@code baton.}, upper case, {@code .} and {@code -} as
+ *       {@code _} (e.g. {@code BATON_FORMAT}, {@code BATON_TOPIC_SESSION_EVENTS}); a Kafka client setting the same
+ *       way from its own name ({@code BATON_BOOTSTRAP_SERVERS}, {@code BATON_SECURITY_PROTOCOL},
+ *       {@code BATON_SASL_JAAS_CONFIG});</li>
+ *   <li>command-line flags ({@code --bootstrap-servers}, {@code --schema-registry-url}, {@code --format},
+ *       {@code --http-port}, see {@link #FLAGS}).</li>
+ * </ol>
+ * It fails loudly, with a {@link BatonConfigException} naming where each value came from, on an unknown
+ * {@code baton.*} key or {@code BATON_*} variable, a value of the wrong type, and settings that cannot both hold.
+ * Every key that is not {@code baton.*} is passed through unchanged to the Kafka clients (security settings such as
+ * {@code security.protocol}, {@code ssl.*}, {@code sasl.*} included).
+ */
+public final class BatonConfig {
+    public static final String SESSION_EVENTS_TOPIC = "baton.topic.session-events";
+    public static final String CONTEXT_SNAPSHOTS_TOPIC = "baton.topic.context-snapshots";
+    public static final String DEAD_LETTERS_TOPIC = "baton.topic.dead-letters";
+    public static final String TENANT_POLICIES_TOPIC = "baton.topic.tenant-policies";
+    public static final String FORMAT = "baton.format";
+    public static final String SCHEMA_REGISTRY_URL = "baton.schema-registry.url";
+    public static final String PUNCTUATE_INTERVAL_MS = "baton.punctuate.interval.ms";
+    public static final String PUNCTUATE_WALL_CLOCK = "baton.punctuate.wall-clock";
+    public static final String PUNCTUATE_MAX_SESSIONS = "baton.punctuate.max-sessions";
+    public static final String HTTP_PORT = "baton.http.port";
+    public static final String POLICY_PREFIX = "baton.policy.";
+
+    /** Variables with the BATON_ prefix that are not settings (read by the launcher or as the file's path). */
+    public static final Set<String> NON_SETTING_VARIABLES = Set.of("BATON_CONFIG", "BATON_OPTS", "BATON_JAVA_OPTS",
+            "BATON_HOME");
+
+    /** Command-line flags and the key each one sets. */
+    public static final Map<String, String> FLAGS = Map.of(
+            "--bootstrap-servers", StreamsConfig.BOOTSTRAP_SERVERS_CONFIG,
+            "--schema-registry-url", SCHEMA_REGISTRY_URL,
+            "--format", FORMAT,
+            "--http-port", HTTP_PORT);
+
+    public enum Format { AVRO, JSON }
+
+    /** Every setting with a built-in default or a type check, in documentation order. */
+    public static final Map<String, Setting> SETTINGS = settings();
+
+    private final Map<String, String> values;
+    private final Map<String, String> origins;
+
+    private BatonConfig(Map<String, String> values, Map<String, String> origins) {
+        this.values = Collections.unmodifiableMap(values);
+        this.origins = Collections.unmodifiableMap(origins);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The whole precedence in one call, as the command line needs it.
+     *
+     * @param configFile the {@code --config} file, or null: then {@code BATON_CONFIG} from {@code env}, if set
+     * @param env        the process environment ({@code System.getenv()}); only {@code BATON_*} variables are read
+     * @param flags      flag name ({@code --format}, see {@link #FLAGS}) to value; null values (flag not given) are
+     *                   skipped
+     */
+    public static BatonConfig load(Path configFile, Map<String, String> env, Map<String, String> flags) {
+        Builder b = builder();
+        Path file = configFile;
+        if (file == null && env.get("BATON_CONFIG") != null && !env.get("BATON_CONFIG").isBlank()) {
+            file = Path.of(env.get("BATON_CONFIG"));
+        }
+        if (file != null) b.file(file);
+        b.environment(env);
+        new TreeMap<>(flags).forEach((flag, value) -> {
+            if (value != null) b.flag(flag, value);
+        });
+        return b.build();
+    }
+
+    /** Built-in defaults overridden by {@code overrides} (origin "code"): for tests and embedded use. */
+    public static BatonConfig of(Map<String, String> overrides) {
+        Builder b = builder();
+        overrides.forEach(b::set);
+        return b.build();
+    }
+
+    // ---- typed accessors ------------------------------------------------------------------------------------------
+
+    public String sessionEventsTopic() {
+        return values.get(SESSION_EVENTS_TOPIC);
+    }
+
+    public String contextSnapshotsTopic() {
+        return values.get(CONTEXT_SNAPSHOTS_TOPIC);
+    }
+
+    public String deadLettersTopic() {
+        return values.get(DEAD_LETTERS_TOPIC);
+    }
+
+    /** The tenant-policies topic, or empty when it is configured off (empty value). */
+    public Optional<String> tenantPoliciesTopic() {
+        String t = values.get(TENANT_POLICIES_TOPIC);
+        return t == null || t.isEmpty() ? Optional.empty() : Optional.of(t);
+    }
+
+    public Format format() {
+        return Format.valueOf(values.get(FORMAT).toUpperCase(Locale.ROOT));
+    }
+
+    public Optional<String> schemaRegistryUrl() {
+        return Optional.ofNullable(values.get(SCHEMA_REGISTRY_URL)).filter(s -> !s.isEmpty());
+    }
+
+    public Duration punctuateInterval() {
+        return Duration.ofMillis(Long.parseLong(values.get(PUNCTUATE_INTERVAL_MS)));
+    }
+
+    public boolean wallClockPunctuation() {
+        return Boolean.parseBoolean(values.get(PUNCTUATE_WALL_CLOCK));
+    }
+
+    public int maxSessionsPerPunctuation() {
+        return Integer.parseInt(values.get(PUNCTUATE_MAX_SESSIONS));
+    }
+
+    public int httpPort() {
+        return Integer.parseInt(values.get(HTTP_PORT));
+    }
+
+    public String applicationId() {
+        return values.get(StreamsConfig.APPLICATION_ID_CONFIG);
+    }
+
+    /** The policy of tenants without a TenantPolicy record: the contract's defaults with {@code baton.policy.*}. */
+    public Policy defaultPolicy() {
+        Policy.Builder b = Policy.defaults().toBuilder();
+        for (RecordComponent c : Policy.class.getRecordComponents()) {
+            String v = values.get(POLICY_PREFIX + snake(c.getName()));
+            if (v == null) continue;
+            try {
+                var field = Policy.Builder.class.getField(c.getName());
+                if (c.getType() == int.class) field.setInt(b, Integer.parseInt(v));
+                else if (c.getType() == long.class) field.setLong(b, Long.parseLong(v));
+                else field.set(b, v);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("Policy.Builder has no field " + c.getName(), e);
+            }
+        }
+        return b.build();
+    }
+
+    /** The effective value of any key (Baton or Kafka), or null. */
+    public String get(String key) {
+        return values.get(key);
+    }
+
+    /** Where the effective value of {@code key} came from (e.g. "environment BATON_FORMAT"), or null. */
+    public String origin(String key) {
+        return origins.get(key);
+    }
+
+    /** Every effective setting, Baton's and Kafka's (sorted by key). */
+    public Map<String, String> asMap() {
+        return new TreeMap<>(values);
+    }
+
+    /** Every non-{@code baton.*} setting: what the Kafka clients (producers, consumers, admin) get. */
+    public Map<String, Object> kafkaProperties() {
+        Map<String, Object> out = new TreeMap<>();
+        values.forEach((k, v) -> {
+            if (!k.startsWith("baton.")) out.put(k, v);
+        });
+        return out;
+    }
+
+    /** The Kafka Streams configuration: every Kafka setting (defaults included), without Baton's own keys. */
+    public Properties toStreamsProperties() {
+        Properties p = new Properties();
+        p.putAll(kafkaProperties());
+        return p;
+    }
+
+    // ---- building -------------------------------------------------------------------------------------------------
+
+    /** Collects the sources in precedence order; {@link #build()} resolves and validates. */
+    public static final class Builder {
+        private final Map<String, String> values = new LinkedHashMap<>();
+        private final Map<String, String> origins = new LinkedHashMap<>();
+        private final Set<String> explicit = new HashSet<>();
+
+        private Builder() {
+            SETTINGS.values().forEach(s -> {
+                if (s.defaultValue() != null) put(s.key(), s.defaultValue(), "built-in default", false);
+            });
+        }
+
+        /** Reads a properties file (Java properties syntax). Later sources override it. */
+        public Builder file(Path file) {
+            Properties p = new Properties();
+            try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                p.load(r);
+            } catch (IOException e) {
+                throw new BatonConfigException("cannot read the configuration file " + file + ": " + e.getMessage(),
+                        e);
+            }
+            new TreeMap<>(p).forEach((k, v) -> put(k.toString().trim(), v.toString(), "file " + file, true));
+            return this;
+        }
+
+        /** Applies the {@code BATON_*} variables of {@code env} (other variables are ignored). */
+        public Builder environment(Map<String, String> env) {
+            Map<String, String> byName = environmentNames();
+            new TreeMap<>(env).forEach((name, value) -> {
+                if (!name.startsWith("BATON_") || NON_SETTING_VARIABLES.contains(name)) return;
+                String key = byName.get(name);
+                if (key == null) {
+                    String candidate = name.substring("BATON_".length()).toLowerCase(Locale.ROOT).replace('_', '.');
+                    if (KAFKA_NAMES.contains(candidate)) key = candidate;
+                }
+                if (key == null) {
+                    throw new BatonConfigException("unknown environment variable " + name
+                            + ": it is neither a Baton setting nor a Kafka client setting (see docs/configuration.md)");
+                }
+                put(key, value, "environment " + name, true);
+            });
+            return this;
+        }
+
+        /** A command-line flag from {@link #FLAGS}, e.g. {@code flag("--format", "json")}. */
+        public Builder flag(String flag, String value) {
+            String key = FLAGS.get(flag);
+            if (key == null) throw new BatonConfigException("unknown flag " + flag);
+            put(key, value, "flag " + flag, true);
+            return this;
+        }
+
+        /** A setting given on the command line by key (e.g. a repeatable {@code --set key=value}). */
+        public Builder commandLine(String key, String value) {
+            put(key, value, "command line " + key, true);
+            return this;
+        }
+
+        /** A setting from code (tests, embedded mode); it wins over every source given before it. */
+        public Builder set(String key, String value) {
+            put(key, value, "code", true);
+            return this;
+        }
+
+        private void put(String key, String value, String origin, boolean isExplicit) {
+            if (value == null) throw new BatonConfigException(key + " has no value (from " + origin + ")");
+            if (key.startsWith("baton.") && !SETTINGS.containsKey(key)) {
+                throw new BatonConfigException("unknown setting " + key + " (from " + origin
+                        + "); Baton's settings are listed in docs/configuration.md");
+            }
+            Setting s = SETTINGS.get(key);
+            values.put(key, s == null ? value : s.check(value, origin));
+            origins.put(key, origin);
+            if (isExplicit) explicit.add(key);
+        }
+
+        public BatonConfig build() {
+            Map<String, String> v = new LinkedHashMap<>(values);
+            Map<String, String> o = new LinkedHashMap<>(origins);
+            // Kafka's own dead-letter queue (KIP-1034) goes to Baton's dead-letter topic unless set otherwise.
+            if (!explicit.contains(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG)) {
+                v.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, v.get(DEAD_LETTERS_TOPIC));
+                o.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG,
+                        "built-in default (= " + DEAD_LETTERS_TOPIC + ")");
+            }
+            validate(v, o);
+            return new BatonConfig(v, o);
+        }
+
+        private void validate(Map<String, String> v, Map<String, String> o) {
+            List<String> topics = List.of(SESSION_EVENTS_TOPIC, CONTEXT_SNAPSHOTS_TOPIC, DEAD_LETTERS_TOPIC,
+                    TENANT_POLICIES_TOPIC);
+            for (String t : topics) {
+                if (!t.equals(TENANT_POLICIES_TOPIC) && v.get(t).isEmpty())
+                    throw new BatonConfigException(t + " is empty (from " + o.get(t) + ")");
+            }
+            for (int i = 0; i < topics.size(); i++) {
+                for (int j = i + 1; j < topics.size(); j++) {
+                    String a = topics.get(i), b = topics.get(j);
+                    if (!v.get(a).isEmpty() && v.get(a).equals(v.get(b))) {
+                        throw new BatonConfigException("contradictory settings: " + a + "=" + v.get(a) + " (from "
+                                + o.get(a) + ") and " + b + "=" + v.get(b) + " (from " + o.get(b)
+                                + ") name the same topic; each topic must be distinct");
+                    }
+                }
+            }
+            if ("avro".equals(v.get(FORMAT)) && (v.get(SCHEMA_REGISTRY_URL) == null
+                    || v.get(SCHEMA_REGISTRY_URL).isEmpty())) {
+                throw new BatonConfigException("contradictory settings: " + FORMAT + "=avro (from " + o.get(FORMAT)
+                        + ") needs " + SCHEMA_REGISTRY_URL + ", which is not set (give --schema-registry-url, "
+                        + "BATON_SCHEMA_REGISTRY_URL or the file's " + SCHEMA_REGISTRY_URL
+                        + "; mock://NAME for an in-memory registry), or use " + FORMAT + "=json");
+            }
+            // Kafka's own dead letters must not land in the input (a loop) or among the snapshots.
+            String dlq = StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG;
+            for (String t : List.of(SESSION_EVENTS_TOPIC, CONTEXT_SNAPSHOTS_TOPIC, TENANT_POLICIES_TOPIC)) {
+                if (v.get(t).equals(v.get(dlq))) {
+                    throw new BatonConfigException("contradictory settings: " + dlq + "=" + v.get(dlq) + " (from "
+                            + o.get(dlq) + ") and " + t + "=" + v.get(t) + " (from " + o.get(t)
+                            + ") name the same topic");
+                }
+            }
+        }
+    }
+
+    // ---- the settings table ---------------------------------------------------------------------------------------
+
+    private static Map<String, Setting> settings() {
+        Map<String, Setting> m = new LinkedHashMap<>();
+        List<Setting> list = new java.util.ArrayList<>(List.of(
+                Setting.string(SESSION_EVENTS_TOPIC, "baton.session-events", "Input topic of SessionEvents."),
+                Setting.string(CONTEXT_SNAPSHOTS_TOPIC, "baton.context-snapshots",
+                        "Output topic of ContextSnapshots (one per hand-off)."),
+                Setting.string(DEAD_LETTERS_TOPIC, "baton.dead-letters",
+                        "Dead-letter topic: original key and value bytes, headers baton.error.* and baton.source.*."),
+                Setting.string(TENANT_POLICIES_TOPIC, "baton.tenant-policies",
+                        "Compacted topic of TenantPolicy records, read as a global table; empty: no tenant policies."),
+                Setting.choice(FORMAT, "avro", List.of("avro", "json"),
+                        "Value format of all topics: Avro in the Confluent wire format, or JSON."),
+                Setting.string(SCHEMA_REGISTRY_URL, null,
+                        "Confluent-compatible schema registry base URL (mock://NAME: in-memory). Required for avro."),
+                Setting.longValue(PUNCTUATE_INTERVAL_MS, "1000", 1,
+                        "How often the wall-clock punctuator visits the sessions with something due."),
+                Setting.bool(PUNCTUATE_WALL_CLOCK, "true",
+                        "Wall-clock punctuation (gap and hand-off waits, grace, TTL). false: backfill mode, settled "
+                                + "by control records; closed sessions keep their state."),
+                Setting.integer(PUNCTUATE_MAX_SESSIONS, "10000", 1, Integer.MAX_VALUE,
+                        "At most this many sessions are visited per punctuation; the rest wait for the next one."),
+                Setting.integer(HTTP_PORT, "8080", 0, 65535,
+                        "Port of the HTTP endpoints of `baton run` (health, metrics, queries); 0: any free port."),
+                Setting.string(StreamsConfig.APPLICATION_ID_CONFIG, "baton",
+                        "Kafka Streams application id (consumer group, prefix of internal topics)."),
+                Setting.string(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092", "Kafka brokers."),
+                Setting.choice(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2,
+                        List.of(StreamsConfig.EXACTLY_ONCE_V2, StreamsConfig.AT_LEAST_ONCE),
+                        "Exactly-once: state, snapshots and dead letters commit together."),
+                Setting.integer(StreamsConfig.REPLICATION_FACTOR_CONFIG, "3", -1, Short.MAX_VALUE,
+                        "Replication factor of the internal (changelog) topics; -1: the broker's default; "
+                                + "1 for a single broker (embedded, tests)."),
+                Setting.integer(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "1", 0, Integer.MAX_VALUE,
+                        "Warm copies of each task's state on other instances (fast fail-over)."),
+                Setting.longValue(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100", 1,
+                        "Commit interval; 100 ms is Kafka's exactly-once default (output latency)."),
+                Setting.integer(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1", 1, Integer.MAX_VALUE,
+                        "Stream threads per instance."),
+                Setting.bool(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, "true",
+                        "Refuse to start if any store or internal topic has a generated name (KIP-1111)."),
+                Setting.string(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+                        BatonProcessingExceptionHandler.class.getName(),
+                        "Safety net: an unexpected processing failure dead-letters the input as INTERNAL."),
+                Setting.string(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                        BatonProductionExceptionHandler.class.getName(),
+                        "An output the broker refuses (too large) dead-letters its input as INTERNAL."),
+                Setting.string(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, null,
+                        "Kafka Streams' own dead-letter topic (KIP-1034); default: " + DEAD_LETTERS_TOPIC + ".")));
+        for (RecordComponent c : Policy.class.getRecordComponents()) {
+            String key = POLICY_PREFIX + snake(c.getName());
+            // no built-in value here: an unset key keeps the contract's default (shown by contractDefault)
+            String doc = "Default policy: TenantPolicy field `" + snake(c.getName()) + "`.";
+            if (c.getType() == int.class) list.add(Setting.integer(key, null, 0, Integer.MAX_VALUE, doc));
+            else if (c.getType() == long.class) list.add(Setting.longValue(key, null, 0, doc));
+            else list.add(Setting.string(key, null, doc));
+        }
+        list.forEach(s -> m.put(s.key(), s));
+        return Collections.unmodifiableMap(m);
+    }
+
+    /** The contract's default of a {@code baton.policy.*} key (from {@link Policy#defaults()}), else null. */
+    public static Object contractDefault(String key) {
+        if (!key.startsWith(POLICY_PREFIX)) return null;
+        for (RecordComponent c : Policy.class.getRecordComponents()) {
+            if (key.equals(POLICY_PREFIX + snake(c.getName()))) {
+                try {
+                    return c.getAccessor().invoke(Policy.defaults());
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Every Kafka client and Streams setting name: what a {@code BATON_*} variable may name besides Baton's. */
+    private static final Set<String> KAFKA_NAMES = kafkaNames();
+
+    private static Set<String> kafkaNames() {
+        Set<String> names = new HashSet<>(StreamsConfig.configDef().names());
+        names.addAll(ProducerConfig.configNames());
+        names.addAll(ConsumerConfig.configNames());
+        names.addAll(AdminClientConfig.configNames());
+        return names;
+    }
+
+    private static Map<String, String> environmentNames() {
+        Map<String, String> m = new LinkedHashMap<>();
+        SETTINGS.values().forEach(s -> m.put(s.environmentName(), s.key()));
+        return m;
+    }
+
+    static String snake(String camel) {
+        StringBuilder sb = new StringBuilder();
+        for (char ch : camel.toCharArray()) {
+            if (Character.isUpperCase(ch)) sb.append('_').append(Character.toLowerCase(ch));
+            else sb.append(ch);
+        }
+        return sb.toString();
+    }
+}

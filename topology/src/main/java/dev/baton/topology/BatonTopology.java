@@ -1,0 +1,83 @@
+package dev.baton.topology;
+
+import dev.baton.config.BatonConfig;
+import dev.baton.processor.SessionContextProcessor;
+import dev.baton.processor.SessionProcessorOptions;
+import dev.baton.processor.TenantPolicyStoreUpdater;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * Baton's topology, built by a pure function of the configuration (and codecs):
+ * <pre>
+ *   baton.session-events (byte[] key/value)
+ *     -> baton-decode            SessionEventDecoder (size, bytes, schema, key, fields); rejections
+ *                                -> baton-dead-letter-writer
+ *     -> baton-session-context   SessionContextProcessor, stores baton-session-state + baton-session-timers,
+ *                                reads the global store baton-tenant-policies
+ *          -> baton-snapshot-writer -> baton-context-snapshots-sink (baton.context-snapshots)
+ *          -> baton-dead-letter-writer (LATE_TURN, INTERNAL)
+ *   baton-dead-letter-writer -> baton-dead-letters-sink (baton.dead-letters)
+ *   baton.tenant-policies -> baton-tenant-policies-source -> baton-tenant-policies-updater (global store)
+ * </pre>
+ * Every node and store is named explicitly; the only internal topics are the two stores' changelogs
+ * ({@code <application.id>-baton-session-state-changelog}, {@code <application.id>-baton-session-timers-changelog}).
+ * Details: docs/topology.md.
+ */
+public final class BatonTopology {
+    public static final String SOURCE = "baton-session-events-source";
+    public static final String DECODE = "baton-decode";
+    public static final String SESSION = "baton-session-context";
+    public static final String SNAPSHOT_WRITER = "baton-snapshot-writer";
+    public static final String SNAPSHOT_SINK = "baton-context-snapshots-sink";
+    public static final String DEAD_LETTER_WRITER = "baton-dead-letter-writer";
+    public static final String DEAD_LETTER_SINK = "baton-dead-letters-sink";
+    public static final String POLICY_SOURCE = "baton-tenant-policies-source";
+    public static final String POLICY_UPDATER = "baton-tenant-policies-updater";
+
+    private BatonTopology() {
+    }
+
+    /** The topology with the codecs that {@code baton.format} selects. */
+    public static Topology buildTopology(BatonConfig config) {
+        return buildTopology(config, BatonCodecs.forConfig(config));
+    }
+
+    /** The topology with explicit codecs. */
+    public static Topology buildTopology(BatonConfig config, BatonCodecs codecs) {
+        // The topology config carries ensure.explicit.internal.resource.naming & co. into the builder.
+        Topology topology = new Topology(new TopologyConfig(new StreamsConfig(config.toStreamsProperties())));
+        String policyStore = config.tenantPoliciesTopic().isPresent() ? SessionContextProcessor.POLICY_STORE : null;
+        SessionProcessorOptions options = new SessionProcessorOptions(SNAPSHOT_WRITER, DEAD_LETTER_WRITER,
+                config.wallClockPunctuation(), config.punctuateInterval(), config.maxSessionsPerPunctuation(),
+                config.defaultPolicy(), codecs.policies(), policyStore);
+
+        topology.addSource(SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
+                config.sessionEventsTopic());
+        topology.addProcessor(DECODE, () -> new DecodeProcessor(codecs.events(), SESSION, DEAD_LETTER_WRITER),
+                SOURCE);
+        topology.addProcessor(SESSION, () -> new SessionContextProcessor(options), DECODE);
+        topology.addStateStore(SessionContextProcessor.sessionStoreBuilder(), SESSION);
+        topology.addStateStore(SessionContextProcessor.timerStoreBuilder(), SESSION);
+        topology.addProcessor(SNAPSHOT_WRITER, () -> new SnapshotWriter(codecs.snapshots(),
+                config.contextSnapshotsTopic()), SESSION);
+        topology.addSink(SNAPSHOT_SINK, config.contextSnapshotsTopic(), new ByteArraySerializer(),
+                new ByteArraySerializer(), SNAPSHOT_WRITER);
+        topology.addProcessor(DEAD_LETTER_WRITER, DeadLetterWriter::new, DECODE, SESSION);
+        topology.addSink(DEAD_LETTER_SINK, config.deadLettersTopic(), new ByteArraySerializer(),
+                new ByteArraySerializer(), DEAD_LETTER_WRITER);
+
+        config.tenantPoliciesTopic().ifPresent(topic -> topology.addGlobalStore(
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SessionContextProcessor.POLICY_STORE),
+                        Serdes.String(), Serdes.ByteArray()).withLoggingDisabled(),
+                POLICY_SOURCE, new StringDeserializer(), new ByteArrayDeserializer(), topic, POLICY_UPDATER,
+                () -> new TenantPolicyStoreUpdater(SessionContextProcessor.POLICY_STORE)));
+        return topology;
+    }
+}

@@ -1,0 +1,116 @@
+package dev.baton.topology;
+
+import dev.baton.engine.model.Identifiers;
+import dev.baton.ingest.Decoded;
+import dev.baton.ingest.SessionEventDecoder;
+import dev.baton.processor.DependencyUnavailableException;
+import dev.baton.processor.DeadLetter;
+import dev.baton.processor.ErrorCode;
+import dev.baton.processor.InboundEvent;
+import dev.baton.processor.SessionContextProcessor;
+import dev.baton.serde.SchemaRegistryUnavailableException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * First node after the source: reads the record with the {@link SessionEventDecoder} (which checks, in order, the
+ * size, the bytes, the schema, the key against the value's {@code tenant_id/session_id} and every field). Accepted
+ * events go to the session processor keyed by the session key; rejections go to the dead-letter writer with the
+ * original bytes and the source coordinates. A schema registry that cannot be reached fails the task instead (the
+ * record is retried, never dead-lettered).
+ *
+ * <p>Control records (header {@code baton.control}) are not events: a {@code settle} signal is passed on to the
+ * session processor with a null value; anything else is dead-lettered.
+ */
+public final class DecodeProcessor implements Processor<byte[], byte[], String, Object> {
+    private static final Logger LOG = LoggerFactory.getLogger(DecodeProcessor.class);
+
+    private final SessionEventDecoder decoder;
+    private final String sessionChild;
+    private final String deadLetterChild;
+    private ProcessorContext<String, Object> context;
+
+    public DecodeProcessor(SessionEventDecoder decoder, String sessionChild, String deadLetterChild) {
+        this.decoder = decoder;
+        this.sessionChild = sessionChild;
+        this.deadLetterChild = deadLetterChild;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Object> context) {
+        this.context = context;
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        Header control = record.headers().lastHeader(SessionContextProcessor.CONTROL_HEADER);
+        if (control != null) {
+            control(record, control);
+            return;
+        }
+        Decoded decoded;
+        try {
+            decoded = decoder.decode(record.key(), record.value());
+        } catch (SchemaRegistryUnavailableException e) {
+            // says nothing about the record: fail the task, Kafka Streams retries it from the last commit
+            throw new DependencyUnavailableException("schema registry unavailable while decoding " + sourceOf(), e);
+        } catch (RuntimeException e) {
+            // The decoder reports every contract violation as a rejection; anything it throws means the bytes could
+            // not be read.
+            LOG.warn("Decoder failed on {}; dead-lettered as MALFORMED", sourceOf(), e);
+            decoded = Decoded.reject(ErrorCode.MALFORMED, "cannot read record: " + e);
+        }
+        if (!decoded.accepted()) {
+            reject(record, decoded.code(), decoded.message());
+            return;
+        }
+        InboundEvent event = decoded.event();
+        // the decoder checked the key (KEY_MISMATCH): it is the event's session key
+        context.forward(new Record<String, Object>(event.sessionKey(), event, record.timestamp(),
+                new RecordHeaders()), sessionChild);
+    }
+
+    private void control(Record<byte[], byte[]> record, Header control) {
+        String signal = control.value() == null ? "" : new String(control.value(), StandardCharsets.UTF_8);
+        if (!SessionContextProcessor.SETTLE.equals(signal)) {
+            reject(record, ErrorCode.INVALID_FIELD, "unknown " + SessionContextProcessor.CONTROL_HEADER
+                    + " signal '" + signal + "'");
+            return;
+        }
+        String key = record.key() == null ? null : utf8(record.key());
+        int slash = key == null ? -1 : key.indexOf('/');
+        if (slash < 0 || !Identifiers.isValidId(key.substring(0, slash))
+                || !Identifiers.isValidId(key.substring(slash + 1))) {
+            reject(record, ErrorCode.INVALID_ID, "control record key is not {tenant_id}/{session_id}");
+            return;
+        }
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(SessionContextProcessor.CONTROL_HEADER, control.value());
+        context.forward(new Record<String, Object>(key, null, record.timestamp(), headers), sessionChild);
+    }
+
+    private void reject(Record<byte[], byte[]> record, ErrorCode code, String message) {
+        RecordMetadata meta = context.recordMetadata().orElse(null);
+        DeadLetter dl = new DeadLetter(record.key(), record.value(), code.name(), message,
+                meta == null ? null : meta.topic(), meta == null ? -1 : meta.partition(),
+                meta == null ? -1L : meta.offset());
+        context.forward(new Record<String, Object>(null, dl, record.timestamp(), new RecordHeaders()),
+                deadLetterChild);
+    }
+
+    private String sourceOf() {
+        return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
+    }
+
+    private static String utf8(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}

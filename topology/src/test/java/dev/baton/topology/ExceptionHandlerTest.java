@@ -1,0 +1,87 @@
+package dev.baton.topology;
+
+import dev.baton.processor.DependencyUnavailableException;
+import dev.baton.serde.SchemaRegistryUnavailableException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.streams.errors.ErrorHandlerContext;
+import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
+import org.apache.kafka.streams.errors.ProductionExceptionHandler;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.Record;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The KIP-1034 safety nets: dead-letter what is the record's fault, fail (and retry) what is not. */
+class ExceptionHandlerTest {
+    private static final Map<String, String> CONFIG = Map.of("errors.dead.letter.queue.topic.name", "dlq");
+
+    @Test
+    void shouldDeadLetterTheInputOfAnUnexpectedProcessingFailureAndResume() {
+        BatonProcessingExceptionHandler handler = new BatonProcessingExceptionHandler();
+        handler.configure(CONFIG);
+        var response = handler.handleError(context(), new Record<>("k", "v", 0L), new IllegalStateException("bug"));
+
+        assertThat(response.result()).isEqualTo(ProcessingExceptionHandler.Result.RESUME);
+        assertThat(response.deadLetterQueueRecords()).singleElement().satisfies(r -> {
+            assertThat(r.topic()).isEqualTo("dlq");
+            assertThat(new String(r.value(), StandardCharsets.UTF_8)).isEqualTo("raw-value");
+            assertThat(header(r.headers(), DeadLetterHeaders.CODE)).isEqualTo("INTERNAL");
+            assertThat(header(r.headers(), DeadLetterHeaders.SOURCE_OFFSET)).isEqualTo("42");
+        });
+    }
+
+    @Test
+    void shouldFailInsteadOfDeadLetteringWhenTheRegistryIsUnreachable() {
+        BatonProcessingExceptionHandler handler = new BatonProcessingExceptionHandler();
+        handler.configure(CONFIG);
+        var cause = new SchemaRegistryUnavailableException("down", 503, null);
+        assertThat(handler.handleError(context(), new Record<>("k", "v", 0L), cause).result())
+                .isEqualTo(ProcessingExceptionHandler.Result.FAIL);
+        assertThat(handler.handleError(context(), new Record<>("k", "v", 0L),
+                new DependencyUnavailableException("down", cause)).result())
+                .isEqualTo(ProcessingExceptionHandler.Result.FAIL);
+    }
+
+    @Test
+    void shouldDeadLetterTheInputOfAnOutputTooLargeRetryTransientErrorsAndFailTheRest() {
+        BatonProductionExceptionHandler handler = new BatonProductionExceptionHandler();
+        handler.configure(CONFIG);
+        ProducerRecord<byte[], byte[]> out = new ProducerRecord<>("baton.context-snapshots", new byte[1], new byte[1]);
+
+        var tooLarge = handler.handleError(context(), out, new RecordTooLargeException("big"));
+        assertThat(tooLarge.result()).isEqualTo(ProductionExceptionHandler.Result.RESUME);
+        assertThat(tooLarge.deadLetterQueueRecords()).singleElement()
+                .satisfies(r -> assertThat(header(r.headers(), DeadLetterHeaders.CODE)).isEqualTo("INTERNAL"));
+        assertThat(handler.handleError(context(), out, new TimeoutException("slow")).result())
+                .isEqualTo(ProductionExceptionHandler.Result.RETRY);
+        assertThat(handler.handleError(context(), out, new TopicAuthorizationException("no")).result())
+                .isEqualTo(ProductionExceptionHandler.Result.FAIL);
+    }
+
+    private static String header(Headers headers, String key) {
+        return new String(headers.lastHeader(key).value(), StandardCharsets.UTF_8);
+    }
+
+    private static ErrorHandlerContext context() {
+        return new ErrorHandlerContext() {
+            public String topic() { return "baton.session-events"; }
+            public int partition() { return 3; }
+            public long offset() { return 42; }
+            public Headers headers() { return new RecordHeaders(); }
+            public String processorNodeId() { return "baton-snapshot-writer"; }
+            public TaskId taskId() { return new TaskId(0, 3); }
+            public long timestamp() { return 0; }
+            public byte[] sourceRawKey() { return "t/s".getBytes(StandardCharsets.UTF_8); }
+            public byte[] sourceRawValue() { return "raw-value".getBytes(StandardCharsets.UTF_8); }
+        };
+    }
+}
