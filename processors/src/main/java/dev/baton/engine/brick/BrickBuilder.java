@@ -53,7 +53,7 @@ public final class BrickBuilder {
         int budget = handoff.target() == Target.CLAUDE_CLI ? policy.brickBudgetCliChars() : policy.brickBudgetLocalChars();
         List<Truncation> notes = new ArrayList<>();
 
-        String session = sessionLine(tenantId, sessionId, state);
+        String session = sessionLine(tenantId, sessionId, state, policy.brickMaxAgents());
         List<String> missingLines = new ArrayList<>();
         for (Segment m : missingMarkers(state, pending)) {
             missingLines.add(m.marker());
@@ -131,12 +131,14 @@ public final class BrickBuilder {
         return state.turnCount() - atOrAfter;
     }
 
-    static String sessionLine(String tenantId, String sessionId, SessionState state) {
+    static String sessionLine(String tenantId, String sessionId, SessionState state, int maxAgents) {
         StringBuilder sb = new StringBuilder("[session ").append(sessionId).append(" of tenant ").append(tenantId)
                 .append(": ").append(Markers.turns(state.turnCount()));
-        if (!state.agents().isEmpty()) {
-            sb.append("; agents: ").append(String.join(", ", state.agents()));
-            if (state.moreAgents()) sb.append(" and others");
+        List<String> agents = state.agents();
+        int shown = Math.min(agents.size(), Math.max(0, maxAgents));
+        if (shown > 0) {
+            sb.append("; agents: ").append(String.join(", ", agents.subList(0, shown)));
+            if (state.moreAgents() || shown < agents.size()) sb.append(" and others");
         }
         return sb.append(']').toString();
     }

@@ -300,6 +300,7 @@ public final class SessionState {
         if (firstActor == null) firstActor = agent;
         else if (!firstActor.equals(agent)) anotherActorActed = true;
         if (!agents.contains(agent)) {
+            // The brick's session line names at most 8 agents (R6): more are only flagged.
             if (agents.size() < 8) agents.add(agent);
             else moreAgents = true;
         }
