@@ -44,20 +44,28 @@ public final class BrickBuilder {
     public record Brick(String text, List<Truncation> truncations) {
     }
 
+    /**
+     * Brick budgets below this are raised to it (like the transcript's 2,000): the session line and the missing-range
+     * markers must fit. Baton's reading of R6 for tenant policies with tiny bricks.
+     */
+    public static final int MIN_BUDGET_CHARS = 1_000;
+
     /** One turn's brick lines and the markers they show. */
     record Entry(long seq, String text, List<Truncation> notes) {
     }
 
     public static Brick build(String tenantId, String sessionId, SessionState state, RetentionPlan plan,
                               Handoff handoff, MissingRange pending, Policy policy) {
-        int budget = handoff.target() == Target.CLAUDE_CLI ? policy.brickBudgetCliChars() : policy.brickBudgetLocalChars();
+        int budget = Math.max(MIN_BUDGET_CHARS,
+                handoff.target() == Target.CLAUDE_CLI ? policy.brickBudgetCliChars() : policy.brickBudgetLocalChars());
         List<Truncation> notes = new ArrayList<>();
 
         String session = sessionLine(tenantId, sessionId, state, policy.brickMaxAgents());
         List<String> missingLines = new ArrayList<>();
+        List<Truncation> missingNotes = new ArrayList<>();
         for (Segment m : missingMarkers(state, pending)) {
             missingLines.add(m.marker());
-            notes.addAll(m.notes());
+            missingNotes.addAll(m.notes());
         }
         String taskText = state.headUser() == null ? null : state.headUser().text;
         String briefText = handoff.brief();
@@ -76,6 +84,22 @@ public final class BrickBuilder {
             taskChars = Math.max(0, taskChars - Math.max(1, fixed.length() - fixedBudget));
             fixed = fixedPart(session, taskText, taskChars, briefText, briefChars, missingLines);
         }
+        if (fixed.length() > fixedBudget && missingLines.size() > 1) {
+            // Still too long (a small tenant brick with many gaps): one line for all missing ranges.
+            long count = 0;
+            long from = Long.MAX_VALUE;
+            long to = -1;
+            for (Truncation t : missingNotes) {
+                count += t.count();
+                from = Math.min(from, t.seqFrom());
+                to = Math.max(to, t.seqTo());
+            }
+            String line = Markers.turnsMissingInRanges(count, missingLines.size(), from, to);
+            missingLines = List.of(line);
+            missingNotes = List.of(new Truncation(TruncationKind.TURNS_MISSING, from, to, count, line));
+            fixed = fixedPart(session, taskText, taskChars, briefText, briefChars, missingLines);
+        }
+        notes.addAll(missingNotes);
 
         // Activity, newest first, while it fits.
         List<Entry> entries = entries(state, plan, policy);

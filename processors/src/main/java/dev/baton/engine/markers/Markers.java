@@ -39,6 +39,12 @@ public final class Markers {
                 + " never received; the session log may have them)";
     }
 
+    /** R6: all missing ranges on one brick line, when a small brick cannot hold one line per range. */
+    public static String turnsMissingInRanges(long n, long ranges, long from, long to) {
+        return "(" + turns(n) + " missing in " + count(ranges, "range", "ranges") + " between seq " + from + " and " + to
+                + "; the session log may have them)";
+    }
+
     /** §3: the entry that aggregates the older missing ranges. */
     public static String olderTurnsMissing(long n, long from, long to) {
         return "(" + turns(n) + " missing in older ranges between seq " + from + " and " + to
