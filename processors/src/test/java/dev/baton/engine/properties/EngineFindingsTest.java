@@ -1,0 +1,69 @@
+package dev.baton.engine.properties;
+
+import dev.baton.engine.Sessions;
+import dev.baton.engine.policy.Policy;
+import dev.baton.engine.snapshot.Message;
+import dev.baton.engine.snapshot.Snapshot;
+import dev.baton.engine.snapshot.Truncation;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static dev.baton.engine.Sessions.ok;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Minimal examples shrunk from failing properties (see /work/wt/props-findings.md). Each one is disabled while the
+ * engine bug it shows is open, so the build stays green; remove {@code @Disabled} once fixed.
+ */
+class EngineFindingsTest {
+
+    /** From MarkersListedProperties: R8, every visible marker is listed (and every listed one is visible). */
+    @Test
+    @Disabled("engine bug: cut arguments show one inline marker per cut string, the truncation lists another text")
+    void shouldListEveryMarkerOfCutArguments() {
+        Sessions s = Sessions.create().policy(Policy.builder().transcriptBudgetChars(2_000).build())
+                .user("task")
+                .act("qwen", "plan", ok("c1", "read_file",
+                        "{\"a\":\"" + "x".repeat(5_000) + "\",\"b\":\"" + "y".repeat(3_000) + "\"}", "ok"));
+        Snapshot snap = s.render(Sessions.handoff("opus"));
+
+        List<String> listed = new ArrayList<>();
+        for (Truncation t : snap.truncations()) listed.add(t.marker());
+        List<String> visible = new ArrayList<>();
+        Matcher m = Pattern.compile("… \\(\\d+ characters? cut\\) …").matcher(snap.messages().get(1).content());
+        while (m.find()) visible.add(m.group());
+        assertThat(visible).isNotEmpty();
+        assertThat(listed).containsAll(visible);
+        for (String marker : listed) {
+            boolean shown = snap.brick().contains(marker);
+            for (Message msg : snap.messages()) shown |= msg.content().contains(marker);
+            assertThat(shown).as("listed marker %s is visible", marker).isTrue();
+        }
+    }
+
+    /** From SupersetProperties: R9, parity must report full coverage when the receiver shows everything. */
+    @Test
+    @Disabled("engine bug: ParityCheck strips '[error: ' from a native OK result but not from its narration")
+    void shouldReportFullParityWhenAnOkResultLooksLikeAnError() {
+        Sessions s = Sessions.create().user("task").act("p", "", ok("c1", "grep", "{}", "[error: boom]")).say("q", "hi");
+        Snapshot snap = s.render(Sessions.handoff("q"));
+        assertThat(snap.parity().coveredItems()).isEqualTo(snap.parity().referenceItems());
+    }
+
+    /** From CompactionIsInvisibleProperties: the brick from compacted state equals the brick from the full history. */
+    @Test
+    @Disabled("engine bug: compaction drops a turn the brick still shows; the brick then says an older turn is omitted")
+    void shouldRenderTheSameBrickAfterCompaction() {
+        Sessions s = Sessions.create().policy(Policy.builder().transcriptBudgetChars(2_000).build())
+                .user("task").user("more").legacyResult("a", "zz2", "x".repeat(20_000));
+        Snapshot full = s.render(s.fullState(), Sessions.handoff("b"));
+        Snapshot compacted = s.render(s.state(), Sessions.handoff("b"));
+        assertThat(compacted.brick()).isEqualTo(full.brick());
+        assertThat(compacted).isEqualTo(full);
+    }
+}
