@@ -42,7 +42,7 @@ class BrickAndFramingProperties {
 
     static void check(SessionArbitraries.Scenario sc) {
         Handoff h = sc.handoff();
-        Snapshot snap = sc.sessions().render(h);
+        Snapshot snap = sc.run().render(h);
         int brickBudget = h.target() == Target.CLAUDE_CLI ? sc.policy().brickBudgetCliChars()
                 : sc.policy().brickBudgetLocalChars();
         assertThat(snap.brick().length()).as("brick within %s\n%s", brickBudget, Renderings.dump(snap))

@@ -1,6 +1,5 @@
 package dev.baton.engine.properties;
 
-import dev.baton.engine.Sessions;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.snapshot.Truncation;
@@ -62,7 +61,7 @@ class CompactionIsInvisibleProperties {
     }
 
     static void check(SessionArbitraries.Scenario sc, boolean withBrick) {
-        Sessions s = sc.sessions();
+        SessionArbitraries.Run s = sc.run();
         Handoff h = sc.handoff();
         SessionState compacted = s.state();
         SessionState full = s.fullState();

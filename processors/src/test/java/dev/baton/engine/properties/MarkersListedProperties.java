@@ -70,7 +70,7 @@ class MarkersListedProperties {
     }
 
     static void check(SessionArbitraries.Scenario sc, boolean cutArgumentsToo) {
-        Snapshot snap = sc.sessions().render(sc.handoff());
+        Snapshot snap = sc.run().render(sc.handoff());
         Set<String> listed = new HashSet<>();
         for (Truncation t : snap.truncations()) listed.add(t.marker());
         for (Truncation t : snap.truncations()) Statistics.label("kind").collect(t.kind());

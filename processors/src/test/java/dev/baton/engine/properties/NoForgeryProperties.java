@@ -59,7 +59,7 @@ class NoForgeryProperties {
 
     @Property(tries = 150)
     void shouldNeverLetDataPassForBatonLines(@ForAll("adversarial") SessionArbitraries.Scenario sc) {
-        Snapshot snap = sc.sessions().render(sc.handoff());
+        Snapshot snap = sc.run().render(sc.handoff());
         Context ctx = new Context(sc, snap);
         String dump = Renderings.dump(snap);
         for (Message m : snap.messages()) {
