@@ -9,7 +9,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
-import org.junit.jupiter.api.Disabled;
+import net.jqwik.api.Disabled;
 
 import java.util.ArrayList;
 import java.util.HashSet;

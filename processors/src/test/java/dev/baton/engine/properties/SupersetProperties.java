@@ -7,7 +7,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import org.junit.jupiter.api.Disabled;
+import net.jqwik.api.Disabled;
 import dev.baton.engine.model.Role;
 import dev.baton.engine.model.ToolStep;
 import dev.baton.engine.model.Turn;
