@@ -42,12 +42,31 @@ class BrickAndFramingProperties {
 
     static void check(SessionArbitraries.Scenario sc) {
         Handoff h = sc.handoff();
-        Snapshot snap = sc.run().render(h);
+        SessionArbitraries.Run run = sc.run();
+        dev.baton.engine.state.SessionState state = run.state();
+        Snapshot snap = run.render(state, h);
         int brickBudget = h.target() == Target.CLAUDE_CLI ? sc.policy().brickBudgetCliChars()
                 : sc.policy().brickBudgetLocalChars();
         assertThat(snap.brick().length()).as("brick within %s\n%s", brickBudget, Renderings.dump(snap))
                 .isLessThanOrEqualTo(brickBudget);
         assertThat(snap.stats().brickChars()).isEqualTo(snap.brick().length());
+
+        // R6: the session line (tenant, session, turns), every TURNS_MISSING marker, the newest turn.
+        long turns = state.turnCount();
+        assertThat(snap.brick()).startsWith("[session s1 of tenant acme: " + turns + (turns == 1 ? " turn" : " turns"));
+        for (var t : snap.truncations()) {
+            if (t.kind() == dev.baton.engine.snapshot.TruncationKind.TURNS_MISSING) {
+                assertThat(snap.brick()).as("missing range in the brick").contains(t.marker());
+            }
+        }
+        var turnsSent = sc.turns();
+        if (!turnsSent.isEmpty() && brickBudget >= 1_500) {
+            var newest = turnsSent.get(turnsSent.size() - 1);
+            if (newest.role() != dev.baton.engine.model.Role.TOOL) {
+                assertThat(snap.brick()).as("newest turn in the brick\n%s", Renderings.dump(snap))
+                        .contains("[seq " + newest.seq() + " ");
+            }
+        }
 
         if (h.target() == Target.CLAUDE_CLI) {
             assertThat(snap.messages()).isEmpty();
