@@ -58,6 +58,8 @@ class CompactionIsInvisibleProperties {
     void shouldRenderTheSameTranscriptFromCompactedAndFullStateForLongSessions(
             @ForAll("longSessions") SessionArbitraries.Scenario sc) {
         check(sc, false);
+        // The long sessions must really exercise compaction.
+        Statistics.label("compacted").coverage(c -> c.check(true).percentage(p -> p >= 30));
     }
 
     static void check(SessionArbitraries.Scenario sc, boolean withBrick) {
