@@ -9,7 +9,6 @@ import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Message;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.snapshot.Truncation;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -21,14 +20,13 @@ import static dev.baton.engine.Sessions.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Minimal examples shrunk from failing properties (see /work/wt/props-findings.md). Each one is disabled while the
- * engine bug it shows is open, so the build stays green; remove {@code @Disabled} once fixed.
+ * Minimal examples shrunk from properties that failed (engine bugs reported in /work/wt/props-findings.md and fixed on
+ * main): kept as regression tests. A new finding starts here {@code @Disabled("engine bug: …")} until it is fixed.
  */
 class EngineFindingsTest {
 
     /** From MarkersListedProperties: R8, every visible marker is listed (and every listed one is visible). */
     @Test
-    @Disabled("engine bug: cut arguments show one inline marker per cut string, the truncation lists another text")
     void shouldListEveryMarkerOfCutArguments() {
         Sessions s = Sessions.create().policy(Policy.builder().transcriptBudgetChars(2_000).build())
                 .user("task")
@@ -52,7 +50,6 @@ class EngineFindingsTest {
 
     /** From SupersetProperties: R9, parity must report full coverage when the receiver shows everything. */
     @Test
-    @Disabled("engine bug: ParityCheck strips '[error: ' from a native OK result but not from its narration")
     void shouldReportFullParityWhenAnOkResultLooksLikeAnError() {
         Sessions s = Sessions.create().user("task").act("p", "", ok("c1", "grep", "{}", "[error: boom]")).say("q", "hi");
         Snapshot snap = s.render(Sessions.handoff("q"));
@@ -72,7 +69,6 @@ class EngineFindingsTest {
 
     /** From HeadTailTrimProperties: R5, the newest turn's content is kept (cut if needed). */
     @Test
-    @Disabled("engine bug: a pending TURNS_MISSING marker takes the newest segment's place; the newest turn is dropped")
     void shouldKeepTheNewestTurnBeforeAPendingMarker() {
         Policy policy = Policy.builder().transcriptBudgetChars(2_000).build();
         Sessions s = Sessions.create().policy(policy).user("task").user("é\n".repeat(962));
@@ -86,7 +82,6 @@ class EngineFindingsTest {
 
     /** From CompactionIsInvisibleProperties (long sessions): an empty turn that left state still starts the brick's range. */
     @Test
-    @Disabled("engine bug: BRICK_ACTIVITY_OMITTED seq_from skips an empty turn that compaction dropped")
     void shouldStartTheBricksOmittedRangeAtTheOldestTurnAfterCompaction() {
         Sessions s = Sessions.create().say("b", "").user("task");
         for (int i = 0; i < 40; i++) s.say("b", "x".repeat(500));

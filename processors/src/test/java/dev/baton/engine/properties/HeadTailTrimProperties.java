@@ -14,7 +14,6 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
-import net.jqwik.api.Disabled;
 
 import java.util.List;
 import java.util.regex.Matcher;
@@ -42,33 +41,17 @@ class HeadTailTrimProperties {
     }
 
     @Property(tries = 200)
-    @Disabled("engine bug: a pending TURNS_MISSING marker takes the newest segment's place and the newest turn is "
-            + "dropped instead of cut (props-findings.md; EngineFindingsTest.shouldKeepTheNewestTurnBeforeAPendingMarker)")
     void shouldKeepHeadNewestAndPairsWithinBudget(@ForAll("sessions") SessionArbitraries.Scenario sc) {
-        check(sc, true);
+        check(sc);
     }
 
     @Property(tries = 60)
-    @Disabled("engine bug: a pending TURNS_MISSING marker displaces the newest turn (props-findings.md)")
     void shouldKeepHeadNewestAndPairsWithinBudgetWithAdversarialData(
             @ForAll("adversarial") SessionArbitraries.Scenario sc) {
-        check(sc, true);
+        check(sc);
     }
 
-    /** While the pending-marker bug is open: the newest turn is checked only without a pending range. */
-    @Property(tries = 200)
-    void shouldKeepHeadNewestAndPairsWithinBudgetPendingAside(@ForAll("sessions") SessionArbitraries.Scenario sc) {
-        check(sc, false);
-    }
-
-    /** While the pending-marker bug is open: the newest turn is checked only without a pending range. */
-    @Property(tries = 60)
-    void shouldKeepHeadNewestAndPairsWithinBudgetPendingAsideWithAdversarialData(
-            @ForAll("adversarial") SessionArbitraries.Scenario sc) {
-        check(sc, false);
-    }
-
-    static void check(SessionArbitraries.Scenario sc, boolean newestDespitePending) {
+    static void check(SessionArbitraries.Scenario sc) {
         Snapshot snap = sc.run().render(sc.handoff());
         List<Message> ms = snap.messages();
         String dump = Renderings.dump(snap);
@@ -107,8 +90,7 @@ class HeadTailTrimProperties {
         assertThat(snap.stats().messageChars()).as("within budget %s\n%s", budget, dump).isLessThanOrEqualTo(budget);
 
         Turn newest = sc.turns().isEmpty() ? null : sc.turns().get(sc.turns().size() - 1);
-        if (newest != null && !newest.text().isEmpty() && newest.role() != Role.TOOL
-                && (newestDespitePending || sc.pending() == 0)) {
+        if (newest != null && !newest.text().isEmpty() && newest.role() != Role.TOOL) {
             // Present, not necessarily last: when the newest turn is the head ASSISTANT turn it leads the transcript.
             boolean present = false;
             for (Message m : ms) {

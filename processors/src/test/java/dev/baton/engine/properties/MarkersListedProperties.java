@@ -9,7 +9,6 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
-import net.jqwik.api.Disabled;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -36,40 +35,16 @@ class MarkersListedProperties {
     }
 
     @Property(tries = 150)
-    @Disabled("engine bug: markers of cut arguments are not the listed ones (props-findings.md, R8; "
-            + "EngineFindingsTest.shouldListEveryMarkerOfCutArguments)")
     void shouldListEveryVisibleMarkerAndShowEveryListedOne(@ForAll("sessions") SessionArbitraries.Scenario sc) {
-        check(sc, true);
+        check(sc);
     }
 
     @Property(tries = 60)
-    @Disabled("engine bug: markers of cut arguments are not the listed ones (props-findings.md, R8)")
     void shouldListEveryVisibleMarkerWithAdversarialData(@ForAll("adversarial") SessionArbitraries.Scenario sc) {
-        check(sc, true);
+        check(sc);
     }
 
-    /** While the R8 bug is open: the same, except for the entries of cut arguments. */
-    @Property(tries = 150)
-    void shouldListEveryVisibleMarkerApartFromCutArguments(@ForAll("sessions") SessionArbitraries.Scenario sc) {
-        check(sc, false);
-    }
-
-    /** While the R8 bug is open: the same, except for the entries of cut arguments. */
-    @Property(tries = 60)
-    void shouldListEveryVisibleMarkerApartFromCutArgumentsWithAdversarialData(
-            @ForAll("adversarial") SessionArbitraries.Scenario sc) {
-        check(sc, false);
-    }
-
-    static boolean cutArguments(Snapshot snap) {
-        for (Message m : snap.messages()) {
-            if (m.content().contains(" characters cut) …")) return true;
-            for (var c : m.toolCalls()) if (c.arguments().contains(" characters cut) …")) return true;
-        }
-        return false;
-    }
-
-    static void check(SessionArbitraries.Scenario sc, boolean cutArgumentsToo) {
+    static void check(SessionArbitraries.Scenario sc) {
         Snapshot snap = sc.run().render(sc.handoff());
         Set<String> listed = new HashSet<>();
         for (Truncation t : snap.truncations()) listed.add(t.marker());
@@ -87,9 +62,7 @@ class MarkersListedProperties {
         }
 
         // Backward: listed markers are visible (a marker of cut arguments sits inside the JSON, on the call line).
-        boolean skipSegmentCuts = !cutArgumentsToo && cutArguments(snap);
         for (Truncation t : snap.truncations()) {
-            if (skipSegmentCuts && t.kind() == TruncationKind.SEGMENT_TRIMMED) continue;
             boolean shown = snap.brick().contains(t.marker());
             for (Message m : snap.messages()) {
                 shown |= m.content().contains(t.marker());

@@ -7,10 +7,6 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.Disabled;
-import dev.baton.engine.model.Role;
-import dev.baton.engine.model.ToolStep;
-import dev.baton.engine.model.Turn;
 
 import java.util.List;
 
@@ -33,46 +29,17 @@ class SupersetProperties {
     }
 
     @Property(tries = 150)
-    @Disabled("engine bug: parity under-reports when an OK result looks like an error (props-findings.md, R9; "
-            + "EngineFindingsTest.shouldReportFullParityWhenAnOkResultLooksLikeAnError)")
     void shouldShowTheReceiverEverythingThePrimarySees(@ForAll("sessions") SessionArbitraries.Scenario sc) {
-        check(sc, true);
+        check(sc);
     }
 
     @Property(tries = 60)
-    @Disabled("engine bug: parity under-reports when an OK result looks like an error (props-findings.md, R9)")
     void shouldShowTheReceiverEverythingThePrimarySeesWithAdversarialData(
             @ForAll("adversarial") SessionArbitraries.Scenario sc) {
-        check(sc, true);
+        check(sc);
     }
 
-    /** While the parity bug is open: the full superset check; parity only when no result looks like an outcome. */
-    @Property(tries = 150)
-    void shouldShowTheReceiverEverythingThePrimarySeesParityAside(@ForAll("sessions") SessionArbitraries.Scenario sc) {
-        check(sc, false);
-    }
-
-    /** While the parity bug is open: the full superset check; parity only when no result looks like an outcome. */
-    @Property(tries = 60)
-    void shouldShowTheReceiverEverythingThePrimarySeesParityAsideWithAdversarialData(
-            @ForAll("adversarial") SessionArbitraries.Scenario sc) {
-        check(sc, false);
-    }
-
-    /** A result text that the engine's parity check mistakes for an outcome line (the open R9 bug). */
-    static boolean resultLooksLikeOutcome(SessionArbitraries.Scenario sc) {
-        for (Turn t : sc.turns()) {
-            List<String> results = new java.util.ArrayList<>();
-            if (t.role() == Role.TOOL) results.add(t.text());
-            for (ToolStep s : t.trail()) if (s.result() != null) results.add(s.result());
-            for (String r : results) {
-                if (r.startsWith("[error: ") || r.startsWith("[result") || r.startsWith("[no result")) return true;
-            }
-        }
-        return false;
-    }
-
-    static void check(SessionArbitraries.Scenario sc, boolean parityAlways) {
+    static void check(SessionArbitraries.Scenario sc) {
         String primary = sc.primary();
         if (primary == null) return;
         SessionArbitraries.Run s = sc.run();
@@ -87,7 +54,6 @@ class SupersetProperties {
                             Renderings.dump(theirs), Renderings.dump(own))
                     .isEmpty();
             assertThat(theirs.parity().referenceAgent()).isEqualTo(primary);
-            if (!parityAlways && resultLooksLikeOutcome(sc)) continue;
             assertThat(theirs.parity().coveredItems()).as("parity %s", theirs.parity())
                     .isEqualTo(theirs.parity().referenceItems());
         }
