@@ -61,6 +61,17 @@ class BrickAndFramingProperties {
         }
         assertThat(snap.stats().brickChars()).isEqualTo(snap.brick().length());
 
+        // R6: at most brick_max_agents agents on the session line ("and others" when more acted).
+        String sessionLine = Renderings.lines(snap.brick()).get(0);
+        int agentsAt = sessionLine.indexOf("; agents: ");
+        if (agentsAt >= 0) {
+            String names = sessionLine.substring(agentsAt + "; agents: ".length(), sessionLine.length() - 1)
+                    .replace(" and others", "");
+            assertThat(names.split(", ").length).as(sessionLine).isLessThanOrEqualTo(sc.policy().brickMaxAgents());
+            assertThat(sessionLine.endsWith(" and others]"))
+                    .as("%s with %s actors", sessionLine, sc.actors().size())
+                    .isEqualTo(sc.actors().size() > sc.policy().brickMaxAgents());
+        }
         // R6: the session line (tenant, session, turns), every TURNS_MISSING marker, the newest turn.
         long turns = state.turnCount();
         assertThat(snap.brick()).startsWith("[session s1 of tenant acme: " + turns + (turns == 1 ? " turn" : " turns"));

@@ -322,10 +322,22 @@ public final class SessionArbitraries {
                 Tuple.of(1, Arbitraries.integers().between(500, 12_000)));
         Arbitrary<Integer> brickResult = Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.just(1_500)),
                 Tuple.of(1, Arbitraries.integers().between(20, 1_500)));
+        Arbitrary<Integer> expanded = Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.just(2)),
+                Tuple.of(1, Arbitraries.integers().between(0, 4)));
+        Arbitrary<Integer> maxAgents = Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.just(8)),
+                Tuple.of(1, Arbitraries.integers().between(1, 3)));
         return Combinators.combine(budget, digest, manifest, inline, brickLocal, brickCli, brickResult)
                 .as((b, d, m, i, bl, bc, br) -> Policy.builder().transcriptBudgetChars(b).digestBudgetChars(d)
                         .manifestCapChars(m).inlineTrailBytes(i).brickBudgetLocalChars(bl).brickBudgetCliChars(bc)
-                        .brickResultCapChars(br).build());
+                        .brickResultCapChars(br))
+                .flatMap(builder -> Combinators.combine(expanded, maxAgents)
+                        .as((e, a) -> copy(builder).expandedTrailTurns(e)
+                                .brickMaxAgents(a).build()));
+    }
+
+    /** A builder is mutable: every generated policy gets its own copy. */
+    static Policy.Builder copy(Policy.Builder b) {
+        return b.build().toBuilder();
     }
 
     // ------------------------------------------------------------------------------------------------- scenario
