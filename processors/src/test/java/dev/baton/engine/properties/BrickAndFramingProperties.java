@@ -81,7 +81,10 @@ class BrickAndFramingProperties {
             }
         }
         var turnsSent = sc.turns();
-        if (!turnsSent.isEmpty() && brickBudget >= 1_500) {
+        // The newest activity gets room only after the fixed parts (session line, task, brief, missing markers).
+        long fixedParts = required + sc.policy().brickTaskChars() + 10 + (h.brief() == null ? 0
+                : Math.min(h.brief().length(), sc.policy().brickBriefChars()) + 10) + 200;
+        if (!turnsSent.isEmpty() && brickBudget >= fixedParts) {
             var newest = turnsSent.get(turnsSent.size() - 1);
             if (newest.role() != dev.baton.engine.model.Role.TOOL) {
                 assertThat(snap.brick()).as("newest turn in the brick\n%s", Renderings.dump(snap))
