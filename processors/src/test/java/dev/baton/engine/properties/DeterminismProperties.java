@@ -1,6 +1,5 @@
 package dev.baton.engine.properties;
 
-import dev.baton.engine.Sessions;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.state.SessionState;
@@ -26,7 +25,7 @@ class DeterminismProperties {
 
     @Property(tries = 100)
     void shouldRenderEqualSnapshotsAgainAndAfterACodecRoundTrip(@ForAll("sessions") SessionArbitraries.Scenario sc) {
-        Sessions s = sc.sessions();
+        SessionArbitraries.Run s = sc.run();
         Handoff h = sc.handoff();
         SessionState state = s.state();
         byte[] before = SessionStateCodec.encode(state);

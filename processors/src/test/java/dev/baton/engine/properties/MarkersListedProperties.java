@@ -45,7 +45,7 @@ class MarkersListedProperties {
     }
 
     static void check(SessionArbitraries.Scenario sc) {
-        Snapshot snap = sc.sessions().render(sc.handoff());
+        Snapshot snap = sc.run().render(sc.handoff());
         Set<String> listed = new HashSet<>();
         for (Truncation t : snap.truncations()) listed.add(t.marker());
         for (Truncation t : snap.truncations()) Statistics.label("kind").collect(t.kind());

@@ -144,4 +144,43 @@ final class Renderings {
         sb.append("\n--- brick\n").append(s.brick().length() > 2_000 ? s.brick().substring(0, 2_000) + "…[" + s.brick().length() + "]" : s.brick());
         return sb.toString();
     }
+
+    /** Where two snapshots differ, briefly: the first differing field, message or brick line. */
+    static String difference(Snapshot expected, Snapshot actual) {
+        StringBuilder sb = new StringBuilder();
+        if (!expected.messages().equals(actual.messages())) {
+            int n = Math.min(expected.messages().size(), actual.messages().size());
+            int i = 0;
+            while (i < n && expected.messages().get(i).equals(actual.messages().get(i))) i++;
+            sb.append("messages differ at ").append(i).append(" (sizes ").append(expected.messages().size()).append('/')
+                    .append(actual.messages().size()).append(")\n  expected: ")
+                    .append(i < expected.messages().size() ? SessionArbitraries.abbreviate(expected.messages().get(i).toString()) : "-")
+                    .append("\n  actual:   ")
+                    .append(i < actual.messages().size() ? SessionArbitraries.abbreviate(actual.messages().get(i).toString()) : "-")
+                    .append('\n');
+        }
+        if (!expected.brick().equals(actual.brick())) {
+            List<String> e = lines(expected.brick());
+            List<String> a = lines(actual.brick());
+            int i = 0;
+            while (i < Math.min(e.size(), a.size()) && e.get(i).equals(a.get(i))) i++;
+            sb.append("brick differs at line ").append(i).append("\n  expected: ")
+                    .append(i < e.size() ? SessionArbitraries.abbreviate(e.get(i)) : "-").append("\n  actual:   ")
+                    .append(i < a.size() ? SessionArbitraries.abbreviate(a.get(i)) : "-").append('\n');
+        }
+        if (!expected.truncations().equals(actual.truncations())) {
+            sb.append("truncations\n  expected: ").append(expected.truncations()).append("\n  actual:   ")
+                    .append(actual.truncations()).append('\n');
+        }
+        if (!expected.retention().equals(actual.retention())) {
+            sb.append("retention\n  expected: ").append(expected.retention()).append("\n  actual:   ")
+                    .append(actual.retention()).append('\n');
+        }
+        for (String f : new String[]{"framing", "stats", "parity"}) {
+            Object x = f.equals("framing") ? expected.framing() : f.equals("stats") ? expected.stats() : expected.parity();
+            Object y = f.equals("framing") ? actual.framing() : f.equals("stats") ? actual.stats() : actual.parity();
+            if (!x.equals(y)) sb.append(f).append("\n  expected: ").append(x).append("\n  actual:   ").append(y).append('\n');
+        }
+        return sb.toString();
+    }
 }

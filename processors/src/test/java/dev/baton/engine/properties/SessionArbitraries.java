@@ -1,6 +1,10 @@
 package dev.baton.engine.properties;
 
-import dev.baton.engine.Sessions;
+import dev.baton.engine.ContextEngine;
+import dev.baton.engine.snapshot.Snapshot;
+import dev.baton.engine.state.MissingRange;
+import dev.baton.engine.state.ReadyHandoff;
+import dev.baton.engine.state.SessionState;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Role;
 import dev.baton.engine.model.StepStatus;
@@ -318,10 +322,22 @@ public final class SessionArbitraries {
                 Tuple.of(1, Arbitraries.integers().between(500, 12_000)));
         Arbitrary<Integer> brickResult = Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.just(1_500)),
                 Tuple.of(1, Arbitraries.integers().between(20, 1_500)));
+        Arbitrary<Integer> expanded = Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.just(2)),
+                Tuple.of(1, Arbitraries.integers().between(0, 4)));
+        Arbitrary<Integer> maxAgents = Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.just(8)),
+                Tuple.of(1, Arbitraries.integers().between(1, 3)));
         return Combinators.combine(budget, digest, manifest, inline, brickLocal, brickCli, brickResult)
                 .as((b, d, m, i, bl, bc, br) -> Policy.builder().transcriptBudgetChars(b).digestBudgetChars(d)
                         .manifestCapChars(m).inlineTrailBytes(i).brickBudgetLocalChars(bl).brickBudgetCliChars(bc)
-                        .brickResultCapChars(br).build());
+                        .brickResultCapChars(br))
+                .flatMap(builder -> Combinators.combine(expanded, maxAgents)
+                        .as((e, a) -> copy(builder).expandedTrailTurns(e)
+                                .brickMaxAgents(a).build()));
+    }
+
+    /** A builder is mutable: every generated policy gets its own copy. */
+    static Policy.Builder copy(Policy.Builder b) {
+        return b.build().toBuilder();
     }
 
     // ------------------------------------------------------------------------------------------------- scenario
@@ -331,12 +347,11 @@ public final class SessionArbitraries {
      * the pick is past the list, a fresh agent ("newcomer").
      */
     public record Scenario(List<String> agents, List<Turn> turns, Policy policy, Integer handoffBudget, String brief,
-                           boolean fromPrevious, int receiverPick, Target target) {
+                           boolean fromPrevious, int receiverPick, Target target, int pending) {
 
-        public Sessions sessions() {
-            Sessions s = Sessions.create().policy(policy);
-            s.turns.addAll(turns);
-            return s;
+        /** The session's turns applied (gaps settled as missing ranges) and rendered. */
+        public Run run() {
+            return new Run(this);
         }
 
         public String receiver() {
@@ -367,7 +382,7 @@ public final class SessionArbitraries {
                 out.add(acted ? new Turn(t.seq(), a, t.role(), t.text(), t.trail(), t.toolCalls(), t.toolCallId(),
                         t.provider(), t.model()) : t);
             }
-            return new Scenario(agents, out, policy, handoffBudget, brief, fromPrevious, receiverPick, target);
+            return new Scenario(agents, out, policy, handoffBudget, brief, fromPrevious, receiverPick, target, pending);
         }
 
         /** Every agent that acted (ASSISTANT or TOOL turns). */
@@ -381,7 +396,7 @@ public final class SessionArbitraries {
         public String toString() {
             StringBuilder sb = new StringBuilder("Scenario{agents=" + agents + ", budget=" + policy.transcriptBudgetChars()
                     + ", handoffBudget=" + handoffBudget + ", receiver=" + receiver() + ", target=" + target
-                    + ", turns=" + turns.size() + "}");
+                    + ", turns=" + turns.size() + ", pending=" + pending + "}");
             for (Turn t : turns.subList(0, Math.min(turns.size(), 60))) {
                 sb.append("\n  ").append(t.seq()).append(' ').append(t.role()).append(' ').append(t.agent()).append(": ")
                         .append(abbreviate(t.text()).replace("\n", "⏎").replace("\r", "␍"));
@@ -394,6 +409,52 @@ public final class SessionArbitraries {
             }
             return sb.toString();
         }
+    }
+
+    /**
+     * Applies a scenario's turns like the processor does: in seq order, gaps held and, at the end, settled as missing
+     * ranges ({@code settleAll}); a hand-off can carry a pending range (an {@code as_of_seq} that never came).
+     */
+    public static final class Run {
+        final Scenario sc;
+
+        Run(Scenario sc) {
+            this.sc = sc;
+        }
+
+        public SessionState state() {
+            return apply(SessionState.empty());
+        }
+
+        public SessionState fullState() {
+            return apply(SessionState.uncompacted());
+        }
+
+        SessionState apply(SessionState s) {
+            for (Turn t : sc.turns) s.offerTurn(t, sc.policy, 0L);
+            s.settleAll(sc.policy);
+            return s;
+        }
+
+        public Snapshot render(Handoff h) {
+            return render(state(), h);
+        }
+
+        public Snapshot render(SessionState s, Handoff h) {
+            MissingRange pending = sc.pending <= 0 ? null
+                    : MissingRange.of(s.nextSeq(), s.nextSeq() + sc.pending - 1);
+            return ContextEngine.render("acme", "s1", s, new ReadyHandoff(h, 1_000L, pending), sc.policy);
+        }
+    }
+
+    /** Drops the turns at the given positions: the seqs after them arrive past a gap. */
+    static List<Turn> withGaps(List<Turn> turns, List<Integer> gaps) {
+        if (gaps.isEmpty() || turns.size() < 3) return turns;
+        Set<Long> drop = new java.util.HashSet<>();
+        for (int g : gaps) drop.add((long) (g % (turns.size() - 1)));
+        List<Turn> out = new ArrayList<>();
+        for (Turn t : turns) if (!drop.contains(t.seq())) out.add(t);
+        return out;
     }
 
     static Arbitrary<List<Plan>> plans(Mode mode, int min, int max) {
@@ -422,11 +483,16 @@ public final class SessionArbitraries {
     static Arbitrary<Scenario> scenario(Mode mode, Arbitrary<Policy> policies, int minPlans, int maxPlans,
                                         int minLength, int maxLength, Arbitrary<Target> targets) {
         Arbitrary<Integer> length = Arbitraries.integers().between(minLength, maxLength).shrinkTowards(minLength);
+        Arbitrary<List<Integer>> gaps = Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.just(List.<Integer>of())),
+                Tuple.of(1, Arbitraries.integers().between(0, 1_000).list().ofMinSize(1).ofMaxSize(3)));
+        Arbitrary<Integer> pending = Arbitraries.frequencyOf(Tuple.of(8, Arbitraries.just(0)),
+                Tuple.of(1, Arbitraries.integers().between(1, 3)));
         return Combinators.combine(agents(), plans(mode, minPlans, maxPlans), policies, length, brief(),
                         Arbitraries.of(false, true), Arbitraries.integers().between(0, 4), targets)
-                .flatAs((agents, plans, policy, len, brief, from, pick, target) -> handoffBudget(policy).map(hb ->
-                        new Scenario(agents, build(agents, plans, Math.max(plans.size(), len)), policy, hb, brief,
-                                from, pick, target)));
+                .flatAs((agents, plans, policy, len, brief, from, pick, target) ->
+                        Combinators.combine(handoffBudget(policy), gaps, pending).as((hb, g, p) ->
+                                new Scenario(agents, withGaps(build(agents, plans, Math.max(plans.size(), len)), g),
+                                        policy, hb, brief, from, pick, target, p)));
     }
 
     /** Sessions of up to ~40 turns, any budget from 2,000 to 400,000 (small budgets more often). */

@@ -1,6 +1,5 @@
 package dev.baton.engine.properties;
 
-import dev.baton.engine.Sessions;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.state.SessionState;
@@ -43,7 +42,7 @@ class SupersetProperties {
     static void check(SessionArbitraries.Scenario sc) {
         String primary = sc.primary();
         if (primary == null) return;
-        Sessions s = sc.sessions();
+        SessionArbitraries.Run s = sc.run();
         SessionState state = s.state();
         Snapshot own = s.render(state, sc.handoff(primary, Target.LOCAL));
         List<Renderings.Item> reference = Renderings.items(own.messages());
