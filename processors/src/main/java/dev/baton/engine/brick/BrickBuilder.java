@@ -50,6 +50,9 @@ public final class BrickBuilder {
      */
     public static final int MIN_BUDGET_CHARS = 1_000;
 
+    /** Room the brief and task give way to, so the newest activity always shows (trimmed if it must). */
+    static final int MIN_ACTIVITY_CHARS = 200;
+
     /** One turn's brick lines and the markers they show. */
     record Entry(long seq, String text, List<Truncation> notes) {
     }
@@ -72,7 +75,8 @@ public final class BrickBuilder {
         int taskChars = taskText == null ? 0 : Math.min(policy.brickTaskChars(), taskText.length());
         int briefChars = briefText == null ? 0 : Math.min(policy.brickBriefChars(), briefText.length());
         String omittedReserve = Markers.brickActivityOmitted(Math.max(state.turnCount(), 1));
-        int fixedBudget = budget - (state.turnCount() > 0 ? omittedReserve.length() + 1 : 0);
+        // With turns to show, the fixed parts leave room for the omitted line and some of the newest activity.
+        int fixedBudget = budget - (state.turnCount() > 0 ? omittedReserve.length() + 1 + MIN_ACTIVITY_CHARS : 0);
 
         // When the fixed parts alone do not fit, shorten the brief first, then the task.
         String fixed = fixedPart(session, taskText, taskChars, briefText, briefChars, missingLines);
