@@ -1,0 +1,55 @@
+package dev.baton.bench;
+
+import dev.baton.engine.ContextEngine;
+import dev.baton.engine.model.Turn;
+import dev.baton.engine.policy.Policy;
+import dev.baton.engine.state.ReadyHandoff;
+import dev.baton.engine.state.SessionState;
+import dev.baton.engine.state.SessionStateCodec;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Runs one engine scenario in a loop for a while, in this JVM, so that a profiler (JFR) sees only that scenario:
+ * {@code ProfileRun SCENARIO KIND TURNS SECONDS} with SCENARIO one of apply, render-local, render-cli, encode,
+ * decode and KIND COMPACTED or FULL. Prints operations per second; not a benchmark (no forks, no statistics).
+ */
+public final class ProfileRun {
+    private ProfileRun() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length != 4) {
+            System.err.println("usage: ProfileRun apply|render-local|render-cli|encode|decode COMPACTED|FULL TURNS SECONDS");
+            System.exit(2);
+        }
+        String scenario = args[0];
+        StateKind kind = StateKind.valueOf(args[1]);
+        int turns = Integer.parseInt(args[2]);
+        long until = System.nanoTime() + Long.parseLong(args[3]) * 1_000_000_000L;
+        Policy policy = Policy.defaults();
+        List<Turn> session = SessionGenerator.session(turns, 42L);
+        SessionState state = SessionGenerator.apply(session, kind.newState(), policy);
+        byte[] encoded = SessionStateCodec.encode(state);
+        ReadyHandoff local = new ReadyHandoff(SessionGenerator.localHandoff(), 1_000L, null);
+        ReadyHandoff cli = new ReadyHandoff(SessionGenerator.cliHandoff(), 1_000L, null);
+        long ops = 0;
+        long start = System.nanoTime();
+        int sink = 0;
+        while (System.nanoTime() < until) {
+            switch (scenario) {
+                case "apply" -> sink += (int) SessionGenerator.apply(session, kind.newState(), policy).turnCount();
+                case "render-local" -> sink += (int) ContextEngine.render("acme", "s", state, local, policy).stats().messageChars();
+                case "render-cli" -> sink += (int) ContextEngine.render("acme", "s", state, cli, policy).stats().brickChars();
+                case "encode" -> sink += SessionStateCodec.encode(state).length;
+                case "decode" -> sink += (int) SessionStateCodec.decode(encoded).turnCount();
+                default -> throw new IllegalArgumentException("unknown scenario " + scenario);
+            }
+            ops++;
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf(Locale.ROOT, "%s %s %d turns: %d ops in %.1f s = %.2f ops/s (%.3f ms/op) [%d]%n",
+                scenario, kind, turns, ops, seconds, ops / seconds, seconds * 1_000 / ops, sink);
+    }
+}
