@@ -16,6 +16,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -26,7 +27,8 @@ import java.util.Map;
  *
  * <p>Flags: {@code --forks N} (1), {@code --warmup N} (3), {@code --iterations N} (5), {@code --seconds N} (1, per
  * iteration), {@code --include REGEX} (all three benchmark classes), {@code --jvm-args "..."} (extra JVM
- * arguments of the forks, e.g. a flight recording).
+ * arguments of the forks, e.g. a flight recording), {@code --paired-seconds S} (3; 0: none) for the interleaved
+ * ratios of {@link PairedComparison}, {@code --no-jmh} (only the paired ratios and sizes).
  */
 public final class BenchReport {
     private BenchReport() {
@@ -36,6 +38,8 @@ public final class BenchReport {
         int forks = 1, warmup = 3, iterations = 5, seconds = 1;
         String include = "dev\\.baton\\.bench\\.(Apply|Render|Codec)Benchmark";
         String jvmArgs = null;
+        double pairedSeconds = 3;
+        boolean jmh = true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--forks" -> forks = Integer.parseInt(args[++i]);
@@ -44,8 +48,11 @@ public final class BenchReport {
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--include" -> include = args[++i];
                 case "--jvm-args" -> jvmArgs = args[++i];
+                case "--paired-seconds" -> pairedSeconds = Double.parseDouble(args[++i]);
+                case "--no-jmh" -> jmh = false;
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]
-                        + " (--forks, --warmup, --iterations, --seconds, --include, --jvm-args)");
+                        + " (--forks, --warmup, --iterations, --seconds, --include, --jvm-args, --paired-seconds,"
+                        + " --no-jmh)");
             }
         }
         ChainedOptionsBuilder options = new OptionsBuilder()
@@ -57,8 +64,21 @@ public final class BenchReport {
                 .measurementTime(TimeValue.seconds(seconds))
                 .shouldFailOnError(true);
         if (jvmArgs != null) options = options.jvmArgsAppend(jvmArgs.trim().split("\\s+"));
-        Collection<RunResult> results = new Runner(options.build()).run();
-        printReport(results);
+        Collection<RunResult> results = jmh ? new Runner(options.build()).run() : List.of();
+        Map<String, PairedComparison.Result> paired = new HashMap<>();
+        if (pairedSeconds > 0) {
+            for (PairedComparison.Scenario sc : PairedComparison.Scenario.values()) {
+                int[] sizes = sc == PairedComparison.Scenario.APPLY ? new int[]{1_000, 10_000}
+                        : new int[]{100, 1_000, 10_000};
+                for (int turns : sizes) {
+                    PairedComparison.Result r = PairedComparison.measure(sc, turns, pairedSeconds);
+                    System.out.printf(Locale.ROOT, "paired %s %d turns: ratio %.3f over %d pairs%n", sc, turns,
+                            r.ratio(), r.pairs());
+                    paired.put(sc + "|" + turns, r);
+                }
+            }
+        }
+        printReport(results, paired);
     }
 
     /** Scores keyed by "Class.method|turns|KIND", in the benchmark's own time unit. */
@@ -73,41 +93,50 @@ public final class BenchReport {
         return out;
     }
 
-    static void printReport(Collection<RunResult> results) {
+    static void printReport(Collection<RunResult> results, Map<String, PairedComparison.Result> paired) {
         Map<String, double[]> s = scores(results);
         System.out.println();
         System.out.println("== Baton engine: candidate = compacted state, baseline = full history (same run) ==");
         System.out.println();
+        System.out.println("JMH columns: score of each side and JMH's ratio of the two; 'paired' = median ratio of "
+                + "interleaved runs (PairedComparison), robust to load from other processes.");
+        System.out.println();
         System.out.println("Apply throughput (turns/s; ratio = candidate / baseline, > 1 means the compacting state "
                 + "is faster)");
-        row("turns", "compacted", "full", "ratio");
+        row("turns", "compacted", "full", "ratio", "paired");
         for (int turns : new int[]{1_000, 10_000}) {
             double[] c = s.get("ApplyBenchmark.applySession|" + turns + "|COMPACTED");
             double[] f = s.get("ApplyBenchmark.applySession|" + turns + "|FULL");
-            if (c == null || f == null) continue;
+            PairedComparison.Result p = paired.get("APPLY|" + turns);
+            // throughput ratio = inverse of the time ratio
+            String pr = p == null ? "-" : ratio(1 / p.ratio());
+            if (c == null || f == null) {
+                if (p != null) row(String.valueOf(turns), fmt(turns / (p.candidateNanos() / 1e9)),
+                        fmt(turns / (p.baselineNanos() / 1e9)), "-", pr);
+                continue;
+            }
             double tc = turns / (c[0] / 1_000.0);
             double tf = turns / (f[0] / 1_000.0);
-            row(String.valueOf(turns), fmt(tc), fmt(tf), ratio(tc / tf));
+            row(String.valueOf(turns), fmt(tc), fmt(tf), ratio(tc / tf), pr);
         }
-        for (String m : new String[]{"renderLocal", "renderClaudeCli"}) {
+        String[][] timed = {{"RenderBenchmark.renderLocal", "RENDER_LOCAL", "Render LOCAL hand-off (us"},
+                {"RenderBenchmark.renderClaudeCli", "RENDER_CLI", "Render CLAUDE_CLI hand-off (us"},
+                {"CodecBenchmark.encode", "ENCODE", "Codec encode (us per state"},
+                {"CodecBenchmark.decode", "DECODE", "Codec decode (us per state"}};
+        for (String[] t : timed) {
             System.out.println();
-            System.out.println("Render " + m + " (us per hand-off; ratio = candidate / baseline, < 1 means faster)");
-            timeRows(s, "RenderBenchmark." + m);
-        }
-        for (String m : new String[]{"encode", "decode"}) {
-            System.out.println();
-            System.out.println("Codec " + m + " (us per state; ratio = candidate / baseline)");
-            timeRows(s, "CodecBenchmark." + m);
+            System.out.println(t[2] + "; ratio = candidate / baseline, < 1 means faster)");
+            timeRows(s, t[0], paired, t[1]);
         }
         System.out.println();
         System.out.println("Codec encoded size (bytes; ratio = candidate / baseline)");
-        row("turns", "compacted", "full", "ratio");
+        row("turns", "compacted", "full", "ratio", "");
         for (int turns : new int[]{100, 1_000, 10_000}) {
             SessionState c = state(turns, StateKind.COMPACTED);
             SessionState f = state(turns, StateKind.FULL);
             long cb = SessionStateCodec.encode(c).length;
             long fb = SessionStateCodec.encode(f).length;
-            row(String.valueOf(turns), fmt(cb), fmt(fb), ratio((double) cb / fb));
+            row(String.valueOf(turns), fmt(cb), fmt(fb), ratio((double) cb / fb), "");
         }
         System.out.println();
         System.out.println("Snapshot shape (compacted state; 'same' = equal to the full history's snapshot)");
@@ -127,13 +156,21 @@ public final class BenchReport {
         }
     }
 
-    private static void timeRows(Map<String, double[]> s, String bench) {
-        row("turns", "compacted", "full", "ratio");
+    private static void timeRows(Map<String, double[]> s, String bench, Map<String, PairedComparison.Result> paired,
+                                 String scenario) {
+        row("turns", "compacted", "full", "ratio", "paired");
         for (int turns : new int[]{100, 1_000, 10_000}) {
             double[] c = s.get(bench + "|" + turns + "|COMPACTED");
             double[] f = s.get(bench + "|" + turns + "|FULL");
-            if (c == null || f == null) continue;
-            row(String.valueOf(turns), fmt(c[0]) + " ±" + fmt(c[1]), fmt(f[0]) + " ±" + fmt(f[1]), ratio(c[0] / f[0]));
+            PairedComparison.Result p = paired.get(scenario + "|" + turns);
+            String pr = p == null ? "-" : ratio(p.ratio());
+            if (c == null || f == null) {
+                if (p != null) row(String.valueOf(turns), fmt(p.candidateNanos() / 1e3) + " (paired)",
+                        fmt(p.baselineNanos() / 1e3) + " (paired)", "-", pr);
+                continue;
+            }
+            row(String.valueOf(turns), fmt(c[0]) + " ±" + fmt(c[1]), fmt(f[0]) + " ±" + fmt(f[1]), ratio(c[0] / f[0]),
+                    pr);
         }
     }
 
@@ -142,8 +179,8 @@ public final class BenchReport {
         return SessionGenerator.apply(SessionGenerator.session(turns, 42L), kind.newState(), Policy.defaults());
     }
 
-    private static void row(String a, String b, String c, String d) {
-        System.out.printf(Locale.ROOT, "  %-7s %22s %22s %9s%n", a, b, c, d);
+    private static void row(String a, String b, String c, String d, String e) {
+        System.out.printf(Locale.ROOT, "  %-7s %24s %24s %8s %8s%n", a, b, c, d, e);
     }
 
     private static String fmt(double v) {

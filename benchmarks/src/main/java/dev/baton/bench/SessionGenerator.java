@@ -18,7 +18,8 @@ import java.util.Random;
  * Builds deterministic, realistic agent sessions for the benchmarks (the idea of the engine tests' {@code Sessions}
  * fixture, at scale): a USER task, then turns by several agents that take over from each other every few dozen
  * turns — texts of 200–2,000 characters, trail turns with 1–3 tool steps whose results are 1–20 KB (some errors,
- * some cleared), legacy bare tool calls answered by TOOL turns, follow-up USER turns and SYSTEM notes.
+ * some cleared), legacy bare tool calls answered by TOOL turns, follow-up USER turns and SYSTEM notes. (Those are
+ * the {@link Sizes#REALISTIC} sizes; the end-to-end harness scales them down to fit its time budget.)
  *
  * <p>The same seed and size always give the same session, so compacted and full states are built from identical
  * input and runs are comparable.
@@ -37,18 +38,40 @@ public final class SessionGenerator {
     private static final String[] TOOLS = {"read_file", "grep", "run_tests", "list_dir", "edit_file", "bash",
             "search_docs", "git_diff"};
 
+    /**
+     * Sizes of generated content, in characters: assistant texts between {@code textMin} and {@code textMax}, tool
+     * results between {@code resultMin} and {@code resultMax} (USER and SYSTEM texts scale with the texts).
+     */
+    public record Sizes(int textMin, int textMax, int resultMin, int resultMax) {
+        /** The engine benchmarks' sizes: texts of 200–2,000 characters, results of 1–20 KB. */
+        public static final Sizes REALISTIC = new Sizes(200, 2_000, 1_024, 20 * 1_024);
+
+        /** Sizes scaled by {@code factor} (at least 10 characters each). */
+        public Sizes scaled(double factor) {
+            return new Sizes(Math.max(10, (int) (textMin * factor)), Math.max(20, (int) (textMax * factor)),
+                    Math.max(10, (int) (resultMin * factor)), Math.max(20, (int) (resultMax * factor)));
+        }
+    }
+
     private final Random random;
+    private final Sizes sizes;
     private boolean unicode;
     private long seq;
     private String owner;
 
-    private SessionGenerator(long seed) {
+    private SessionGenerator(long seed, Sizes sizes) {
         this.random = new Random(seed);
+        this.sizes = sizes;
     }
 
-    /** A session of exactly {@code turns} turns (seq 0..turns-1), the same for the same seed. */
+    /** A session of exactly {@code turns} turns (seq 0..turns-1) with {@link Sizes#REALISTIC} sizes. */
     public static List<Turn> session(int turns, long seed) {
-        return new SessionGenerator(seed).generate(turns);
+        return session(turns, seed, Sizes.REALISTIC);
+    }
+
+    /** A session of exactly {@code turns} turns (seq 0..turns-1), the same for the same seed and sizes. */
+    public static List<Turn> session(int turns, long seed, Sizes sizes) {
+        return new SessionGenerator(seed, sizes).generate(turns);
     }
 
     /** Applies every turn, in order, to {@code state}; returns it. */
@@ -67,33 +90,67 @@ public final class SessionGenerator {
         return new Handoff("bench-cli", "qwen", "claude", Target.CLAUDE_CLI, "Please take over.", null, null);
     }
 
+    /** A generator that hands out one session's turns one at a time (for streaming many sessions interleaved). */
+    public static Stream stream(long seed, Sizes sizes) {
+        return new Stream(new SessionGenerator(seed, sizes));
+    }
+
+    /** An endless session, turn by turn, in seq order. */
+    public static final class Stream {
+        private final SessionGenerator generator;
+        private final java.util.ArrayDeque<Turn> pending = new java.util.ArrayDeque<>();
+
+        private Stream(SessionGenerator generator) {
+            this.generator = generator;
+        }
+
+        /** The next turn of the session. */
+        public Turn next() {
+            while (pending.isEmpty()) {
+                List<Turn> batch = new ArrayList<>(2);
+                if (generator.seq == 0) generator.start(batch);
+                else generator.step(batch, Integer.MAX_VALUE);
+                pending.addAll(batch);
+            }
+            return pending.poll();
+        }
+    }
+
     private List<Turn> generate(int n) {
         List<Turn> out = new ArrayList<>(n);
-        owner = AGENTS.get(0);
-        out.add(Turn.of(seq++, "user", Role.USER, text(300, 1_500)));
-        while (out.size() < n) {
-            if (random.nextInt(40) == 0) owner = AGENTS.get(random.nextInt(AGENTS.size()));
-            int dice = random.nextInt(100);
-            if (dice < 35) {
-                out.add(Turn.of(seq++, owner, Role.ASSISTANT, text(200, 2_000)));
-            } else if (dice < 65) {
-                out.add(trailTurn());
-            } else if (dice < 78) {
-                String callId = "call-" + seq;
-                out.add(new Turn(seq++, owner, Role.ASSISTANT, random.nextBoolean() ? "" : text(200, 800),
-                        List.of(), List.of(new ToolCall(callId, tool(), arguments())), null, "local", "qwen-32b"));
-                if (out.size() < n && random.nextInt(10) < 8) {
-                    out.add(new Turn(seq++, owner, Role.TOOL, result(), List.of(), List.of(), callId, null, null));
-                }
-            } else if (dice < 90) {
-                out.add(Turn.of(seq++, "user", Role.USER, text(200, 1_000)));
-            } else if (dice < 95) {
-                out.add(Turn.of(seq++, "platform", Role.SYSTEM, text(200, 400)));
-            } else {
-                out.add(Turn.of(seq++, owner, Role.ASSISTANT, text(200, 300)));
-            }
-        }
+        start(out);
+        while (out.size() < n) step(out, n);
         return out;
+    }
+
+    private void start(List<Turn> out) {
+        owner = AGENTS.get(0);
+        out.add(Turn.of(seq++, "user", Role.USER, text(scaleText(300), scaleText(1_500))));
+    }
+
+    /** Adds the next turn (or a legacy call and its answer, while {@code out} has fewer than {@code n}). */
+    private void step(List<Turn> out, int n) {
+        if (random.nextInt(40) == 0) owner = AGENTS.get(random.nextInt(AGENTS.size()));
+        int dice = random.nextInt(100);
+        if (dice < 35) {
+            out.add(Turn.of(seq++, owner, Role.ASSISTANT, text(sizes.textMin(), sizes.textMax())));
+        } else if (dice < 65) {
+            out.add(trailTurn());
+        } else if (dice < 78) {
+            String callId = "call-" + seq;
+            String text = random.nextBoolean() ? "" : text(sizes.textMin(), scaleText(800));
+            List<ToolCall> calls = List.of(new ToolCall(callId, tool(), arguments()));
+            out.add(new Turn(seq++, owner, Role.ASSISTANT, text, List.of(), calls, null, "local", "qwen-32b"));
+            if (out.size() < n && random.nextInt(10) < 8) {
+                out.add(new Turn(seq++, owner, Role.TOOL, result(), List.of(), List.of(), callId, null, null));
+            }
+        } else if (dice < 90) {
+            out.add(Turn.of(seq++, "user", Role.USER, text(sizes.textMin(), scaleText(1_000))));
+        } else if (dice < 95) {
+            out.add(Turn.of(seq++, "platform", Role.SYSTEM, text(sizes.textMin(), scaleText(400))));
+        } else {
+            out.add(Turn.of(seq++, owner, Role.ASSISTANT, text(sizes.textMin(), scaleText(300))));
+        }
     }
 
     private Turn trailTurn() {
@@ -103,12 +160,17 @@ public final class SessionGenerator {
             String callId = "t" + seq + "-" + i;
             int kind = random.nextInt(20);
             if (kind == 0) trail.add(new ToolStep(callId, tool(), arguments(), null, StepStatus.CLEARED));
-            else if (kind < 3) trail.add(new ToolStep(callId, tool(), arguments(), "Error: " + text(100, 600),
-                    StepStatus.ERROR));
+            else if (kind < 3) trail.add(new ToolStep(callId, tool(), arguments(),
+                    "Error: " + text(Math.max(10, sizes.textMin() / 2), scaleText(600)), StepStatus.ERROR));
             else trail.add(new ToolStep(callId, tool(), arguments(), result(), StepStatus.OK));
         }
-        String text = random.nextInt(3) == 0 ? "" : text(200, 2_000);
+        String text = random.nextInt(3) == 0 ? "" : text(sizes.textMin(), sizes.textMax());
         return new Turn(seq++, owner, Role.ASSISTANT, text, trail, List.of(), null, "anthropic", "claude-x");
+    }
+
+    /** A text bound given for the realistic sizes, scaled like the assistant texts. */
+    private int scaleText(int realistic) {
+        return Math.max(sizes.textMin(), (int) ((long) realistic * sizes.textMax() / Sizes.REALISTIC.textMax()));
     }
 
     private String tool() {
@@ -123,7 +185,7 @@ public final class SessionGenerator {
 
     /** A tool result of 1–20 KB: numbered source or log lines. */
     private String result() {
-        int target = 1_024 + random.nextInt(19 * 1_024);
+        int target = sizes.resultMin() + random.nextInt(sizes.resultMax() - sizes.resultMin() + 1);
         unicode = random.nextInt(5) == 0;
         StringBuilder sb = new StringBuilder(target + 100);
         int line = 1;
