@@ -72,8 +72,9 @@ public final class BenchReport {
                         : new int[]{100, 1_000, 10_000};
                 for (int turns : sizes) {
                     PairedComparison.Result r = PairedComparison.measure(sc, turns, pairedSeconds);
-                    System.out.printf(Locale.ROOT, "paired %s %d turns: ratio %.3f over %d pairs%n", sc, turns,
-                            r.ratio(), r.pairs());
+                    System.out.printf(Locale.ROOT, "paired %s %d turns: ratio %.3f over %d pairs (median us: "
+                                    + "compacted %,.0f, full %,.0f)%n", sc, turns, r.ratio(), r.pairs(),
+                            r.candidateNanos() / 1e3, r.baselineNanos() / 1e3);
                     paired.put(sc + "|" + turns, r);
                 }
             }
