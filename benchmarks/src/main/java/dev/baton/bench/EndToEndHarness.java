@@ -58,7 +58,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ol>
  * Flags: {@code --turns} (30000), {@code --sessions} (300), {@code --partitions} (4), {@code --format} (avro),
  * {@code --handoff-every} (25), {@code --size-factor} (0.1), {@code --latency-samples} (50),
- * {@code --timeout-seconds} (600, per application), {@code --skip-baseline}.
+ * {@code --timeout-seconds} (600, per application), {@code --skip-baseline}, {@code --set key=value} (repeatable: a
+ * Kafka Streams or Baton setting for both applications, e.g. {@code num.stream.threads=2}).
  */
 public final class EndToEndHarness {
     private static final String TENANT = "bench";
@@ -66,12 +67,13 @@ public final class EndToEndHarness {
 
     /** The harness's settings (see the class comment for the flags). */
     record Flags(int turns, int sessions, int partitions, String format, int handoffEvery, double sizeFactor,
-                 int latencySamples, int timeoutSeconds, boolean skipBaseline) {
+                 int latencySamples, int timeoutSeconds, boolean skipBaseline, Map<String, String> settings) {
         static Flags parse(String[] args) {
             int turns = 30_000, sessions = 300, partitions = 4, handoffEvery = 25, latency = 50, timeout = 600;
             String format = "avro";
             double factor = 0.1;
             boolean skipBaseline = false;
+            Map<String, String> settings = new java.util.TreeMap<>();
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--turns" -> turns = Integer.parseInt(args[++i]);
@@ -83,6 +85,12 @@ public final class EndToEndHarness {
                     case "--latency-samples" -> latency = Integer.parseInt(args[++i]);
                     case "--timeout-seconds" -> timeout = Integer.parseInt(args[++i]);
                     case "--skip-baseline" -> skipBaseline = true;
+                    case "--set" -> {
+                        String kv = args[++i];
+                        int eq = kv.indexOf('=');
+                        if (eq <= 0) throw new IllegalArgumentException("--set needs key=value, got " + kv);
+                        settings.put(kv.substring(0, eq), kv.substring(eq + 1));
+                    }
                     default -> throw new IllegalArgumentException("unknown flag " + args[i]);
                 }
             }
@@ -90,7 +98,7 @@ public final class EndToEndHarness {
                 throw new IllegalArgumentException("--format must be avro or json");
             }
             return new Flags(turns, sessions, partitions, format, handoffEvery, factor, latency, timeout,
-                    skipBaseline);
+                    skipBaseline, settings);
         }
     }
 
@@ -173,6 +181,8 @@ public final class EndToEndHarness {
         settings.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "0");
         settings.put(BatonConfig.FORMAT, flags.format());
         if (flags.format().equals("avro")) settings.put(BatonConfig.SCHEMA_REGISTRY_URL, registryUrl(run));
+        // --set: Streams (and Baton) settings for both applications, e.g. num.stream.threads=2
+        settings.putAll(flags.settings());
         return BatonConfig.of(settings);
     }
 
