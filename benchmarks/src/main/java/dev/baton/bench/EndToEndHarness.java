@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -73,7 +74,7 @@ public final class EndToEndHarness {
             String format = "avro";
             double factor = 0.1;
             boolean skipBaseline = false;
-            Map<String, String> settings = new java.util.TreeMap<>();
+            Map<String, String> settings = new TreeMap<>();
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--turns" -> turns = Integer.parseInt(args[++i]);
@@ -152,13 +153,13 @@ public final class EndToEndHarness {
                 passThrough.addSink("bench-sink", BASELINE_OUT, new ByteArraySerializer(), new ByteArraySerializer(),
                         "bench-source");
                 base = runApplication(kafka, "baseline pass-through", passThrough, props, baton.sessionEventsTopic(),
-                        BASELINE_OUT, null, input, flags, encoder);
+                        BASELINE_OUT, null, flags, encoder);
                 check(base.outputs() == input.records(), "baseline passed " + base.outputs() + " of "
                         + input.records() + " records");
             }
             Outcome ours = runApplication(kafka, "baton", BatonTopology.buildTopology(baton),
                     baton.toStreamsProperties(), baton.sessionEventsTopic(), baton.contextSnapshotsTopic(),
-                    baton.deadLettersTopic(), input, flags, encoder);
+                    baton.deadLettersTopic(), flags, encoder);
             // The baseline's latency hand-offs are in the input too (new ids: each yields a snapshot).
             long handoffs = input.handoffs() + (base == null ? 0 : flags.latencySamples());
             check(ours.outputs() == handoffs, "baton emitted " + ours.outputs() + " snapshots for " + handoffs
@@ -259,8 +260,8 @@ public final class EndToEndHarness {
      * output counts, then latency of single hand-offs; closes it.
      */
     static Outcome runApplication(BenchBroker kafka, String name, Topology topology, Properties props,
-                                  String inputTopic, String outputTopic, String deadLetterTopic, Input input,
-                                  Flags flags, SessionEventEncoder encoder) throws Exception {
+                                  String inputTopic, String outputTopic, String deadLetterTopic, Flags flags,
+                                  SessionEventEncoder encoder) throws Exception {
         String appId = props.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
         System.out.printf(Locale.ROOT, "%s: starting (%s)%n", name, appId);
         CountDownLatch running = new CountDownLatch(1);

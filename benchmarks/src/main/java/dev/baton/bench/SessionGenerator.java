@@ -10,6 +10,7 @@ import dev.baton.engine.model.Turn;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.state.SessionState;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -98,7 +99,7 @@ public final class SessionGenerator {
     /** An endless session, turn by turn, in seq order. */
     public static final class Stream {
         private final SessionGenerator generator;
-        private final java.util.ArrayDeque<Turn> pending = new java.util.ArrayDeque<>();
+        private final ArrayDeque<Turn> pending = new ArrayDeque<>();
 
         private Stream(SessionGenerator generator) {
             this.generator = generator;
