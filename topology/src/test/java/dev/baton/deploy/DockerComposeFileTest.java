@@ -55,6 +55,10 @@ class DockerComposeFileTest {
     assertThat(baton.get("healthcheck").get("test").toString()).contains("/readyz");
     assertThat(baton.get("build").asText()).isEqualTo(".");
     assertThat(compose.get("volumes").has("baton-state")).isTrue();
+    String stateMount = texts(baton.get("volumes")).get(0).replaceFirst("^baton-state:", "");
+    assertThat(env.get("BATON_STATE_DIR").asText()).startsWith(stateMount + "/");
+    // a single broker cannot hold the default three replicas of the changelogs
+    assertThat(env.get("BATON_REPLICATION_FACTOR").asText()).isEqualTo("1");
   }
 
   @Test
