@@ -89,6 +89,33 @@ public final class Jsonl {
     return count;
   }
 
+  /** Counts the non-blank lines of a file (the records of a JSONL file); -1 for standard input. */
+  public static long countRecords(Path file) throws IOException {
+    if (isStdio(file)) {
+      return -1;
+    }
+    long count = 0;
+    try (Reader reader = reader(file)) {
+      byte[] line;
+      while ((line = reader.next()) != null) {
+        if (!isBlank(line)) {
+          count++;
+        }
+      }
+    }
+    return count;
+  }
+
+  /** True for a line of spaces, tabs or nothing: not a record. */
+  public static boolean isBlank(byte[] line) {
+    for (byte b : line) {
+      if (b != ' ' && b != '\t' && b != '\r') {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Reads lines as bytes (without the line terminator), numbering them from 1. */
   public static final class Reader implements Closeable {
     private final InputStream in;
