@@ -107,9 +107,25 @@ final class ServiceRunner {
         config.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG), config.format(), config.sessionEventsTopic(),
         config.contextSnapshotsTopic(), http.port(), self.host() + ":" + self.port());
     Throwable failure = null;
+    boolean everRunning = false;
+    // start() blocks until the global tenant-policies table is loaded, which takes forever when the
+    // brokers are unreachable: start on a thread of its own so that a SIGTERM is still honoured
+    AtomicReference<Throwable> startFailure = new AtomicReference<>();
+    Thread starter = new Thread(() -> {
+      try {
+        streams.start();
+      } catch (RuntimeException e) {
+        startFailure.set(e);
+      }
+    }, "baton-start");
     try {
-      streams.start();
+      starter.start();
       while (!stopRequested.await(500, TimeUnit.MILLISECONDS)) {
+        everRunning |= streams.state() == KafkaStreams.State.RUNNING;
+        if (startFailure.get() != null) {
+          failure = startFailure.get();
+          break;
+        }
         KafkaStreams.State state = streams.state();
         if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.PENDING_ERROR
             || state == KafkaStreams.State.NOT_RUNNING || state == KafkaStreams.State.PENDING_SHUTDOWN) {
@@ -124,11 +140,17 @@ final class ServiceRunner {
       }
       LOG.info(failure == null ? "Stopping: committing and leaving the group…" : "Stopping after a failure…");
     } finally {
-      boolean clean = streams.close(CLOSE_TIMEOUT);
+      if (starter.isAlive()) {
+        starter.interrupt(); // still starting: stop waiting for the cluster
+        starter.join(TimeUnit.SECONDS.toMillis(10));
+      }
+      // never running: nothing in flight to commit, and the cluster is probably unreachable
+      Duration closeTimeout = everRunning ? CLOSE_TIMEOUT : Duration.ofSeconds(10);
+      boolean clean = streams.close(closeTimeout);
       http.close();
       metrics.close();
       // logged before the shutdown hook is released: the JVM may halt right after
-      LOG.info(clean ? "Stopped." : "Stopped (Kafka Streams did not close within " + CLOSE_TIMEOUT.toSeconds() + " s).");
+      LOG.info(clean ? "Stopped." : "Stopped (Kafka Streams did not close within " + closeTimeout.toSeconds() + " s).");
       stopped.countDown();
     }
     if (failure != null) {
