@@ -2,11 +2,8 @@ package dev.baton.cli;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -457,25 +454,6 @@ final class Replay implements AutoCloseable {
   }
 
   static void deleteRecursively(Path root) {
-    if (root == null || !Files.exists(root)) {
-      return;
-    }
-    try {
-      Files.walkFileTree(root, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-          Files.deleteIfExists(file);
-          return FileVisitResult.CONTINUE;
-        }
-
-        @Override
-        public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
-          Files.deleteIfExists(dir);
-          return FileVisitResult.CONTINUE;
-        }
-      });
-    } catch (IOException ignored) {
-      // a temporary directory left behind is not worth failing for
-    }
+    EmbeddedKafka.deleteRecursively(root);
   }
 }

@@ -234,8 +234,9 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
-  private static void deleteRecursively(Path root) {
-    if (!Files.exists(root)) {
+  /** Deletes a directory tree, best effort (a temporary directory left behind is not worth failing for). */
+  public static void deleteRecursively(Path root) {
+    if (root == null || !Files.exists(root)) {
       return;
     }
     try {
