@@ -72,7 +72,12 @@ public final class SessionContextProcessor implements Processor<String, InboundE
 
     private final SessionProcessorOptions options;
     private ProcessorContext<String, Object> context;
+    /** Encoded bytes of the states the decoded-state cache may stand for, per processor (one per task). */
+    static final long DECODED_CACHE_BYTES = 32L * 1024 * 1024;
+
     private KeyValueStore<String, byte[]> sessions;
+    /** Decoded states of busy sessions, checked against the stored bytes (see {@link DecodedStateCache}). */
+    private final DecodedStateCache decoded = new DecodedStateCache(DECODED_CACHE_BYTES);
     private SessionTimerIndex timers;
     private TenantPolicies policies;
     private BatonMetrics metrics;
@@ -98,6 +103,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         this.sessions = context.getStateStore(SESSION_STORE);
+        decoded.clear();
         this.timers = new SessionTimerIndex(context.getStateStore(TIMER_STORE));
         ReadOnlyKeyValueStore<String, byte[]> policyStore =
                 options.policyStore() == null ? null : context.getStateStore(options.policyStore());
@@ -133,7 +139,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         String key = ev.sessionKey();
         Policy policy = policies.forTenant(ev.tenantId());
         byte[] stored = sessions.get(key);
-        SessionState state = stored == null ? SessionState.empty() : SessionStateCodec.decode(stored);
+        SessionState state = decoded.take(key, stored);
         long dueBefore = indexed() && stored != null ? SessionTimerIndex.indexDue(state, policy)
                 : SessionTimerIndex.NEVER;
         // A session past its grace/TTL that the punctuator has not reached yet behaves as if it had been deleted.
@@ -169,7 +175,9 @@ public final class SessionContextProcessor implements Processor<String, InboundE
 
         // Render before storing or forwarding anything: a failure then leaves no half-applied record behind.
         List<Snapshot> snapshots = render(ev.tenantId(), ev.sessionId(), state, ready, policy);
-        sessions.put(key, SessionStateCodec.encode(state));
+        byte[] encoded = SessionStateCodec.encode(state);
+        sessions.put(key, encoded);
+        decoded.keep(key, encoded, state);
         if (indexed()) timers.move(key, dueBefore, SessionTimerIndex.indexDue(state, policy));
         count.run();
         forwardSnapshots(key, snapshots, record.timestamp());
@@ -191,10 +199,12 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         if (bytes == null) return; // nothing was ever applied for this session: nothing to settle
         String[] ids = splitKey(key);
         Policy policy = policies.forTenant(ids[0]);
-        SessionState state = SessionStateCodec.decode(bytes);
+        SessionState state = decoded.take(key, bytes);
         List<ReadyHandoff> ready = state.settleAll(policy);
         List<Snapshot> snapshots = render(ids[0], ids[1], state, ready, policy);
-        sessions.put(key, SessionStateCodec.encode(state));
+        byte[] encoded = SessionStateCodec.encode(state);
+        sessions.put(key, encoded);
+        decoded.keep(key, encoded, state);
         forwardSnapshots(key, snapshots, record.timestamp());
     }
 
@@ -220,7 +230,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         if (before == null) return; // a left-over entry of a deleted session
         String[] ids = splitKey(key);
         Policy policy = policies.forTenant(ids[0]);
-        SessionState state = SessionStateCodec.decode(before);
+        SessionState state = decoded.take(key, before);
         List<ReadyHandoff> ready = state.onWallClock(now, policy);
         List<Snapshot> snapshots = render(ids[0], ids[1], state, ready, policy);
         if (state.expired(now, policy)) {
@@ -229,6 +239,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         } else {
             byte[] after = SessionStateCodec.encode(state);
             if (!Arrays.equals(before, after)) sessions.put(key, after);
+            decoded.keep(key, after, state);
             long due = SessionTimerIndex.indexDue(state, policy);
             // onWallClock handled everything due by now; should the state still claim otherwise, look again at the
             // next punctuation rather than on every scan of this one.
