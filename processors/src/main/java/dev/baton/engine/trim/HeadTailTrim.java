@@ -200,8 +200,6 @@ public final class HeadTailTrim {
         List<Segment> all = new ArrayList<>(head.size() + body.size() + 1);
         all.addAll(head);
         all.addAll(body);
-        Set<Long> kept = new HashSet<>();
-        for (Segment s : all) if (s.kind() != Segment.Kind.MARKER) kept.add(s.seq());
         List<Segment> ordered = relocate(all, Long.MIN_VALUE);
         if (manifest != null) {
             int at = 0;
