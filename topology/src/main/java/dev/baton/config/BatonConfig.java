@@ -383,6 +383,8 @@ public final class BatonConfig {
                 Setting.string(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
                         BatonProcessingExceptionHandler.class.getName(),
                         "Safety net: an unexpected processing failure dead-letters the input as INTERNAL."),
+                Setting.bool("processing.exception.handler.global.enabled", "true",
+                        "The processing exception handler also guards the global (tenant policy) store; Kafka 5.0's default."),
                 Setting.string(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
                         BatonProductionExceptionHandler.class.getName(),
                         "An output the broker refuses (too large) dead-letters its input as INTERNAL."),
