@@ -1,5 +1,7 @@
 package dev.baton.bench;
 
+import dev.baton.embedded.EmbeddedKafka;
+
 import dev.baton.config.BatonConfig;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Target;
@@ -42,7 +44,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * End-to-end throughput and snapshot latency of Baton's real topology, side by side with a baseline Kafka Streams
- * pass-through application, in one run on one in-process broker ({@link BenchBroker}).
+ * pass-through application, in one run on one in-process broker ({@link EmbeddedKafka}, Baton's own embedded broker).
  *
  * <ol>
  *   <li>Produces the input once: {@code --turns} turns over {@code --sessions} sessions, interleaved round-robin
@@ -131,7 +133,7 @@ public final class EndToEndHarness {
         String run = Long.toString(System.currentTimeMillis(), 36);
         System.out.printf(Locale.ROOT, "end-to-end: %s%n", flags);
         long started = System.nanoTime();
-        try (BenchBroker kafka = BenchBroker.start()) {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(Map.of("message.max.bytes", Integer.toString(8 * 1024 * 1024)))) {
             BatonConfig baton = batonConfig(kafka, flags, run);
             kafka.createTopics(flags.partitions(), baton.sessionEventsTopic(), baton.contextSnapshotsTopic(),
                     baton.deadLettersTopic(), BASELINE_OUT);
@@ -173,7 +175,7 @@ public final class EndToEndHarness {
         return SchemaRegistries.MOCK_PREFIX + "bench-" + run;
     }
 
-    static BatonConfig batonConfig(BenchBroker kafka, Flags flags, String run) throws Exception {
+    static BatonConfig batonConfig(EmbeddedKafka kafka, Flags flags, String run) throws Exception {
         Map<String, String> settings = new HashMap<>();
         settings.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         settings.put(StreamsConfig.APPLICATION_ID_CONFIG, "bench-baton-" + run);
@@ -207,7 +209,7 @@ public final class EndToEndHarness {
     }
 
     /** Produces the interleaved sessions; returns what was sent. */
-    static Input produce(BenchBroker kafka, String topic, Flags flags, SessionEventEncoder encoder) {
+    static Input produce(EmbeddedKafka kafka, String topic, Flags flags, SessionEventEncoder encoder) {
         SessionGenerator.Sizes sizes = SessionGenerator.Sizes.REALISTIC.scaled(flags.sizeFactor());
         List<SessionGenerator.Stream> streams = new ArrayList<>(flags.sessions());
         for (int s = 0; s < flags.sessions(); s++) streams.add(SessionGenerator.stream(1_000L + s, sizes));
@@ -243,7 +245,7 @@ public final class EndToEndHarness {
         return new Input(records, flags.turns(), handoffs, bytes, (System.nanoTime() - start) / 1e9);
     }
 
-    private static Properties producerProperties(BenchBroker kafka) {
+    private static Properties producerProperties(EmbeddedKafka kafka) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
@@ -259,7 +261,7 @@ public final class EndToEndHarness {
      * Runs one application on the preloaded input: throughput until its committed offsets reach the input's end,
      * output counts, then latency of single hand-offs; closes it.
      */
-    static Outcome runApplication(BenchBroker kafka, String name, Topology topology, Properties props,
+    static Outcome runApplication(EmbeddedKafka kafka, String name, Topology topology, Properties props,
                                   String inputTopic, String outputTopic, String deadLetterTopic, Flags flags,
                                   SessionEventEncoder encoder) throws Exception {
         String appId = props.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
@@ -341,7 +343,7 @@ public final class EndToEndHarness {
         return sum;
     }
 
-    private static Properties consumerProperties(BenchBroker kafka) {
+    private static Properties consumerProperties(EmbeddedKafka kafka) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
@@ -353,7 +355,7 @@ public final class EndToEndHarness {
     }
 
     /** Committed records in a topic (read_committed: aborted records and transaction markers are not counted). */
-    static long countRecords(BenchBroker kafka, String topic) {
+    static long countRecords(EmbeddedKafka kafka, String topic) {
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProperties(kafka))) {
             List<TopicPartition> parts = new ArrayList<>();
             consumer.partitionsFor(topic).forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
@@ -372,7 +374,7 @@ public final class EndToEndHarness {
      * Latency of single hand-offs: each is sent into an existing session and timed until a committed output record
      * with its key is read; one at a time, so the application is otherwise idle.
      */
-    static long[] latency(BenchBroker kafka, String inputTopic, String outputTopic, Flags flags,
+    static long[] latency(EmbeddedKafka kafka, String inputTopic, String outputTopic, Flags flags,
                           SessionEventEncoder encoder, String application) {
         // Every application sees the earlier ones' latency hand-offs in its input: ids must differ per application.
         String prefix = "lat-" + application.replaceAll("[^A-Za-z0-9]", "") + "-";
