@@ -20,7 +20,7 @@ import static dev.baton.engine.Sessions.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Minimal examples shrunk from properties that failed (engine bugs reported in /work/wt/props-findings.md and fixed on
+ * Minimal examples shrunk from properties that failed (engine bugs reported during development and fixed on
  * main): kept as regression tests. A new finding starts here {@code @Disabled("engine bug: …")} until it is fixed.
  */
 class EngineFindingsTest {
