@@ -27,4 +27,18 @@ class R11ClaudeCliTest {
         assertThat(cli.parity()).isEqualTo(new Parity("claude", 0, 0));
         assertThat(cli.retention().expandedSeqs()).hasSize(2);
     }
+
+    @Test
+    void shouldRenderAHandoffOnASessionWithoutTurnsForBothTargets() {
+        Sessions empty = Sessions.create();
+        for (Target target : Target.values()) {
+            Snapshot s = empty.render(new Handoff("h", null, "opus", target, null, null, null));
+            assertThat(s.asOfSeq()).isEqualTo(-1);
+            assertThat(s.turnCount()).isZero();
+            assertThat(s.messages()).isEmpty();
+            assertThat(s.brick()).isEqualTo("[session s1 of tenant acme: 0 turns]");
+            assertThat(s.truncations()).isEmpty();
+            assertThat(s.framing().kind()).isEqualTo(dev.baton.engine.snapshot.FramingKind.OWNER_FROM_START);
+        }
+    }
 }
