@@ -111,14 +111,18 @@ public final class BrickBuilder {
         List<Entry> shown = new ArrayList<>();
         int used = 0;
         long oldestShownSeq = Long.MAX_VALUE;
-        for (Entry e : entries) {
-            boolean olderRemain = countOlder(state, e.seq) > 0;
-            int reserve = olderRemain ? omittedReserve.length() + 1 : 0;
+        // Entries cover every turn in state, newest first: the applied turns older than entry i are all the others.
+        long omitted = state.turnCount();
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            long olderThanThis = state.turnCount() - (i + 1);
+            int reserve = olderThanThis > 0 ? omittedReserve.length() + 1 : 0;
             int need = e.text.isEmpty() ? 0 : e.text.length() + (shown.isEmpty() ? 0 : 1);
             if (used + need + reserve <= room) {
                 if (!e.text.isEmpty()) shown.add(e);
                 used += need;
                 oldestShownSeq = e.seq;
+                omitted = olderThanThis;
                 continue;
             }
             if (shown.isEmpty()) {
@@ -126,11 +130,11 @@ public final class BrickBuilder {
                 if (!cut.text.isEmpty()) {
                     shown.add(cut);
                     oldestShownSeq = e.seq;
+                    omitted = olderThanThis;
                 }
             }
             break;
         }
-        long omitted = oldestShownSeq == Long.MAX_VALUE ? state.turnCount() : countOlder(state, oldestShownSeq);
 
         StringBuilder sb = new StringBuilder(fixed);
         if (omitted > 0) {
@@ -148,15 +152,6 @@ public final class BrickBuilder {
 
     static long firstSeq(SessionState state) {
         return Math.max(state.firstAppliedSeq(), 0);
-    }
-
-    /** Applied turns older than {@code seq}. */
-    static long countOlder(SessionState state, long seq) {
-        long atOrAfter = 0;
-        if (state.headUser() != null && state.headUser().seq >= seq) atOrAfter++;
-        if (state.headAssistant() != null && state.headAssistant().seq >= seq) atOrAfter++;
-        for (StoredTurn t : state.body()) if (t.seq >= seq) atOrAfter++;
-        return state.turnCount() - atOrAfter;
     }
 
     static String sessionLine(String tenantId, String sessionId, SessionState state, int maxAgents) {

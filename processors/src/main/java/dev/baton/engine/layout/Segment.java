@@ -1,7 +1,6 @@
 package dev.baton.engine.layout;
 
 import dev.baton.engine.narration.Datum;
-import dev.baton.engine.narration.Escaping;
 import dev.baton.engine.narration.Narration;
 import dev.baton.engine.narration.StepView;
 import dev.baton.engine.snapshot.Truncation;
@@ -25,11 +24,24 @@ import java.util.List;
  * @param step     the step of a STEP segment
  * @param marker   the text of a MARKER segment
  * @param notes    the truncations this segment makes visible (a marker, cuts); empty when none
+ * @param size     budget characters, receiver-independent; computed here from the content (the value passed in is
+ *                 ignored), once, because trimming asks for it many times and a step's size means narrating it
  */
 public record Segment(Kind kind, long order, long seq, long homeSeq, String agent, Datum text, StepView step,
-                      String marker, List<Truncation> notes) {
+                      String marker, List<Truncation> notes, int size) {
     public Segment {
         notes = notes == null ? List.of() : List.copyOf(notes);
+        size = switch (kind) {
+            case USER, ASSISTANT_TEXT -> text.plain().length();
+            case SYSTEM -> text.escaped().length();
+            case STEP -> Narration.segmentSize(step);
+            case MARKER -> marker.length();
+        };
+    }
+
+    private Segment(Kind kind, long order, long seq, long homeSeq, String agent, Datum text, StepView step,
+                    String marker, List<Truncation> notes) {
+        this(kind, order, seq, homeSeq, agent, text, step, marker, notes, 0);
     }
 
     public enum Kind { USER, SYSTEM, ASSISTANT_TEXT, STEP, MARKER }
@@ -82,22 +94,8 @@ public record Segment(Kind kind, long order, long seq, long homeSeq, String agen
         return new Segment(kind, newOrder, seq, homeSeq, agent, text, step, marker, notes);
     }
 
-    /** Budget characters, receiver-independent. */
-    public int size() {
-        return switch (kind) {
-            case USER, ASSISTANT_TEXT -> text.plain().length();
-            case SYSTEM -> text.escaped().length();
-            case STEP -> Narration.segmentSize(step);
-            case MARKER -> marker.length();
-        };
-    }
-
     /** The SYSTEM segment's message content (R2: SYSTEM turns are quoted data). */
     public String systemContent() {
         return text.escaped();
-    }
-
-    static boolean startsSpecial(String s) {
-        return !s.isEmpty() && Escaping.needsEscape(s.charAt(0));
     }
 }
