@@ -330,6 +330,11 @@ public final class SessionState {
         CHANGING
     }
 
+    /** A TOOL turn answering a legacy call of the head's first plan: its step may sit on the head (R1). */
+    private boolean answersTheHead(StoredTurn t) {
+        return t.answers != null && headAssistant != null && t.answers.callingSeq() == headAssistant.seq;
+    }
+
     Presence presence(StoredTurn t) {
         switch (t.role) {
             case USER, SYSTEM:
@@ -338,8 +343,7 @@ public final class SessionState {
                 if (!t.text.isEmpty()) return Presence.ALWAYS;
                 return t.trailBearing && !t.manifested ? Presence.CHANGING : Presence.NEVER;
             default:
-                if (t.answers != null && headAssistant != null && t.answers.callingSeq() == headAssistant.seq
-                        && !headAssistant.manifested) return Presence.CHANGING;
+                if (answersTheHead(t) && !headAssistant.manifested) return Presence.CHANGING;
                 return Presence.ALWAYS;
         }
     }
@@ -351,8 +355,7 @@ public final class SessionState {
      */
     long minTranscriptChars(StoredTurn t) {
         if (t.role == Role.TOOL) {
-            boolean onHead = t.answers != null && headAssistant != null && t.answers.callingSeq() == headAssistant.seq;
-            return onHead ? 0 : t.text.length();
+            return answersTheHead(t) ? 0 : t.text.length();
         }
         return t.text.length();
     }
@@ -363,8 +366,7 @@ public final class SessionState {
      */
     long minBrickChars(StoredTurn t, Policy policy) {
         if (t.role == Role.TOOL) {
-            boolean onHead = t.answers != null && headAssistant != null && t.answers.callingSeq() == headAssistant.seq;
-            return onHead ? 0 : Math.min(t.text.length(), Math.max(0, policy.brickResultCapChars()));
+            return answersTheHead(t) ? 0 : Math.min(t.text.length(), Math.max(0, policy.brickResultCapChars()));
         }
         // "[seq " + seq + " " + who (at least one character) + "]", then the text.
         return 8 + ManifestLine.digits(t.seq) + t.text.length();
