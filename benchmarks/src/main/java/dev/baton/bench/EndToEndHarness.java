@@ -1,6 +1,6 @@
 package dev.baton.bench;
 
-import dev.baton.embedded.EmbeddedKafka;
+import dev.baton.replay.embedded.EmbeddedKafka;
 
 import dev.baton.config.BatonConfig;
 import dev.baton.engine.model.Handoff;

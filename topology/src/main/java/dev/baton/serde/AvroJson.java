@@ -59,6 +59,11 @@ import java.util.TreeMap;
  * Output is deterministic: the same record always gives the same bytes. Thread-safe.
  */
 public final class AvroJson {
+
+  static {
+    // the generated builders load nested record classes by name (Avro 1.12.2 checks them)
+    dev.baton.avro.TrustedClasses.register();
+  }
     private static final JsonFactory FACTORY = JsonFactory.builder().build();
     private static final String RAW_OBJECT_FIELD = "arguments";
 

@@ -1,0 +1,206 @@
+package dev.baton.replay;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * JSON Lines files: one JSON object per line, UTF-8, and gzip-compressed when the file name ends in
+ * {@code .gz} (CONTRACT.md §5). {@code -} means standard input or output.
+ *
+ * <p>Lines are handled as bytes, not text: a line that is not valid UTF-8 reaches the decoder as is
+ * (and is dead-lettered as {@code MALFORMED}) instead of being silently repaired.
+ */
+public final class Jsonl {
+
+  private Jsonl() {
+  }
+
+  /** True when the file is read and written gzip-compressed. */
+  public static boolean isGzip(Path file) {
+    return file.getFileName() != null
+        && file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".gz");
+  }
+
+  static boolean isStdio(Path file) {
+    return file.toString().equals("-");
+  }
+
+  /** Opens a JSONL file (or {@code -}, standard input) for reading line by line. */
+  public static Reader reader(Path file) throws IOException {
+    InputStream in = isStdio(file) ? System.in : Files.newInputStream(file);
+    in = new BufferedInputStream(in, 1 << 16);
+    if (isGzip(file)) {
+      in = new BufferedInputStream(new GZIPInputStream(in, 1 << 16), 1 << 16);
+    }
+    return new Reader(in);
+  }
+
+  /**
+   * Opens a JSONL file (or {@code -}, standard output) for writing, replacing it and creating its
+   * directory. Compressed output is deterministic (gzip header without a timestamp).
+   */
+  public static Writer writer(Path file) throws IOException {
+    OutputStream out;
+    if (isStdio(file)) {
+      // never close System.out for the caller
+      out = new FilterOutputStream(System.out) {
+        @Override
+        public void close() throws IOException {
+          flush();
+        }
+      };
+    } else {
+      Path parent = file.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      out = Files.newOutputStream(file);
+    }
+    out = new BufferedOutputStream(out, 1 << 16);
+    if (isGzip(file)) {
+      out = new GZIPOutputStream(out, 1 << 16);
+    }
+    return new Writer(out);
+  }
+
+  /** Counts the lines of a file (for a progress total); -1 for standard input. */
+  public static long countLines(Path file) throws IOException {
+    if (isStdio(file)) {
+      return -1;
+    }
+    long count = 0;
+    try (Reader reader = reader(file)) {
+      while (reader.next() != null) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** Counts the non-blank lines of a file (the records of a JSONL file); -1 for standard input. */
+  public static long countRecords(Path file) throws IOException {
+    if (isStdio(file)) {
+      return -1;
+    }
+    long count = 0;
+    try (Reader reader = reader(file)) {
+      byte[] line;
+      while ((line = reader.next()) != null) {
+        if (!isBlank(line)) {
+          count++;
+        }
+      }
+    }
+    return count;
+  }
+
+  /** True for a line of spaces, tabs or nothing: not a record. */
+  public static boolean isBlank(byte[] line) {
+    for (byte b : line) {
+      if (b != ' ' && b != '\t' && b != '\r') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Reads lines as bytes (without the line terminator), numbering them from 1. */
+  public static final class Reader implements Closeable {
+    private final InputStream in;
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream(4096);
+    private long lineNumber;
+    private boolean eof;
+
+    Reader(InputStream in) {
+      this.in = in;
+    }
+
+    /**
+     * The next line's bytes without {@code \n} or {@code \r\n}, or null at the end of the input.
+     * Blank lines are returned too (as empty arrays): the caller decides what they mean.
+     */
+    public byte[] next() throws IOException {
+      if (eof) {
+        return null;
+      }
+      line.reset();
+      int b;
+      while ((b = in.read()) != -1 && b != '\n') {
+        line.write(b);
+      }
+      if (b == -1) {
+        eof = true;
+        if (line.size() == 0) {
+          return null;
+        }
+      }
+      lineNumber++;
+      byte[] bytes = line.toByteArray();
+      if (bytes.length > 0 && bytes[bytes.length - 1] == '\r') {
+        byte[] trimmed = new byte[bytes.length - 1];
+        System.arraycopy(bytes, 0, trimmed, 0, trimmed.length);
+        return trimmed;
+      }
+      return bytes;
+    }
+
+    /** The number of the line last returned by {@link #next()} (1 for the first). */
+    public long lineNumber() {
+      return lineNumber;
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (in != System.in) {
+        in.close();
+      }
+    }
+  }
+
+  /** Writes one JSON object per line. */
+  public static final class Writer implements Closeable {
+    private final OutputStream out;
+    private long lines;
+
+    Writer(OutputStream out) {
+      this.out = out;
+    }
+
+    /** Writes one line: the object's UTF-8 bytes (which must not contain a new line) and {@code \n}. */
+    public void write(byte[] jsonObject) throws IOException {
+      out.write(jsonObject);
+      out.write('\n');
+      lines++;
+    }
+
+    /** Writes one line of text. */
+    public void write(String jsonObject) throws IOException {
+      write(jsonObject.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public long lines() {
+      return lines;
+    }
+
+    public void flush() throws IOException {
+      out.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+      out.close();
+    }
+  }
+}

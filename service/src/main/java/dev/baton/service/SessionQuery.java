@@ -1,0 +1,225 @@
+package dev.baton.service;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.baton.config.BatonConfig;
+import dev.baton.egress.SnapshotEncoder;
+import dev.baton.engine.ContextEngine;
+import dev.baton.engine.model.Handoff;
+import dev.baton.engine.model.Identifiers;
+import dev.baton.engine.model.Target;
+import dev.baton.engine.policy.Policy;
+import dev.baton.engine.snapshot.Snapshot;
+import dev.baton.engine.state.MissingRange;
+import dev.baton.engine.state.ReadyHandoff;
+import dev.baton.engine.state.SessionState;
+import dev.baton.engine.state.SessionStateCodec;
+import dev.baton.processor.SessionContextProcessor;
+import dev.baton.processor.TenantPolicies;
+import dev.baton.topology.BatonCodecs;
+
+/**
+ * {@code GET /sessions/{tenant}/{session}}: the current context of one session, read-only, from the
+ * session state store (an interactive query). The instance that owns the session's partition
+ * answers; any other instance forwards the request there ({@code application.server}), so every
+ * instance can be asked about every session.
+ *
+ * <p>The answer holds the state's counters and a preview: the snapshot a hand-off would get now
+ * (receiver {@code to_agent}, default the session's primary agent; {@code target} LOCAL or CLAUDE_CLI;
+ * optional {@code message_budget_chars}). Nothing is written and no hand-off id is remembered.
+ */
+final class SessionQuery {
+
+  static {
+    // the generated builders load nested record classes by name (Avro 1.12.2 checks them)
+    dev.baton.avro.TrustedClasses.register();
+  }
+
+  /** Marks a forwarded request, so that it is never forwarded again (no loops during a rebalance). */
+  static final String FORWARDED_HEADER = "X-Baton-Forwarded";
+
+  /** An HTTP answer. */
+  record Answer(int status, String contentType, byte[] body) {
+    static Answer json(int status, Object node) {
+      try {
+        return new Answer(status, "application/json", JSON.writeValueAsBytes(node));
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    static Answer error(int status, String message) {
+      return json(status, JSON.createObjectNode().put("error", message));
+    }
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final KafkaStreams streams;
+  private final BatonConfig config;
+  private final HostInfo self;
+  private final Policy defaults;
+  private final BatonCodecs codecs;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private TenantPolicies policies;
+
+  SessionQuery(KafkaStreams streams, BatonConfig config, HostInfo self) {
+    this.streams = streams;
+    this.config = config;
+    this.self = self;
+    this.defaults = config.defaultPolicy();
+    this.codecs = BatonCodecs.forConfig(config);
+  }
+
+  Answer query(String tenantId, String sessionId, Map<String, String> params, boolean forwarded) {
+    if (!Identifiers.isValidId(tenantId) || !Identifiers.isValidId(sessionId)) {
+      return Answer.error(400, "tenant and session must be ids (1–128 characters of [A-Za-z0-9._:-])");
+    }
+    String key = tenantId + "/" + sessionId;
+    KeyQueryMetadata owner;
+    try {
+      owner = streams.queryMetadataForKey(SessionContextProcessor.SESSION_STORE, key, Serdes.String().serializer());
+    } catch (RuntimeException e) {
+      return Answer.error(503, "not ready to answer queries: " + e.getMessage());
+    }
+    if (owner == null || owner.equals(KeyQueryMetadata.NOT_AVAILABLE)) {
+      return Answer.error(503, "the session's partition has no owner right now (rebalancing); retry shortly");
+    }
+    if (!owner.activeHost().equals(self) && !isUnknown(owner.activeHost())) {
+      if (forwarded) {
+        return Answer.error(503, "the owner of this session moved; retry shortly");
+      }
+      return forward(owner.activeHost(), tenantId, sessionId, params);
+    }
+    return local(tenantId, sessionId, key, params);
+  }
+
+  private static boolean isUnknown(HostInfo host) {
+    return host == null || host.host() == null || host.host().isEmpty() || host.port() < 0;
+  }
+
+  private Answer local(String tenantId, String sessionId, String key, Map<String, String> params) {
+    byte[] bytes;
+    try {
+      ReadOnlyKeyValueStore<String, byte[]> store = streams.store(StoreQueryParameters.fromNameAndType(
+          SessionContextProcessor.SESSION_STORE, QueryableStoreTypes.<String, byte[]>keyValueStore()));
+      bytes = store.get(key);
+    } catch (InvalidStateStoreException e) {
+      return Answer.error(503, "the session store is not queryable right now (" + e.getMessage() + "); retry shortly");
+    }
+    if (bytes == null) {
+      return Answer.error(404, "no state for session " + key + " (never seen, or expired)");
+    }
+    SessionState state = SessionStateCodec.decode(bytes);
+    ObjectNode body = JSON.createObjectNode();
+    body.put("tenant_id", tenantId).put("session_id", sessionId).put("served_by", self.host() + ":" + self.port());
+    ObjectNode s = body.putObject("state");
+    s.put("turn_count", state.turnCount())
+        .put("last_applied_seq", state.lastAppliedSeq())
+        .put("next_seq", state.nextSeq())
+        .put("held_turns", state.heldCount())
+        .put("waiting_handoffs", state.waitingHandoffs())
+        .put("remembered_handoff_ids", state.rememberedHandoffIds())
+        .put("open_legacy_calls", state.openLegacyCalls())
+        .put("primary_agent", state.primaryAgent())
+        .put("closed", state.closed())
+        .put("duplicate_turns", state.duplicateTurns())
+        .put("duplicate_handoffs", state.duplicateHandoffs());
+    ArrayNode agents = s.putArray("agents");
+    state.agents().forEach(agents::add);
+    ArrayNode missing = s.putArray("missing_ranges");
+    for (MissingRange r : state.missingRanges()) {
+      missing.addObject().put("from", r.from()).put("to", r.to()).put("count", r.count());
+    }
+
+    String toAgent = params.getOrDefault("to_agent", state.primaryAgent());
+    if (toAgent == null) {
+      body.putNull("preview");
+      body.put("preview_note", "no agent has spoken yet: give ?to_agent=NAME for a preview");
+      return Answer.json(200, body);
+    }
+    if (!Identifiers.isValidName(toAgent)) {
+      return Answer.error(400, "to_agent must be a name (1–64 characters of [A-Za-z0-9_-])");
+    }
+    Target target;
+    Integer budget;
+    try {
+      target = Target.valueOf(params.getOrDefault("target", "LOCAL").toUpperCase(java.util.Locale.ROOT));
+      budget = params.containsKey("message_budget_chars") ? Integer.valueOf(params.get("message_budget_chars")) : null;
+    } catch (IllegalArgumentException e) {
+      return Answer.error(400, "target is LOCAL or CLAUDE_CLI; message_budget_chars a positive number");
+    }
+    Handoff preview = new Handoff("preview", null, toAgent, target, null, null, budget);
+    Snapshot snapshot = ContextEngine.render(tenantId, sessionId, state,
+        new ReadyHandoff(preview, state.lastEventMillis(), null), policyOf(tenantId));
+    try {
+      body.set("preview", JSON.readTree(SnapshotEncoder.toJsonLine(snapshot)));
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return Answer.json(200, body);
+  }
+
+  /** The tenant's policy from the global tenant-policies store, else the defaults. */
+  private synchronized Policy policyOf(String tenantId) {
+    if (config.tenantPoliciesTopic().isEmpty()) {
+      return defaults;
+    }
+    if (policies == null) {
+      try {
+        policies = new TenantPolicies(streams.store(StoreQueryParameters.fromNameAndType(
+            SessionContextProcessor.POLICY_STORE, QueryableStoreTypes.<String, byte[]>keyValueStore())),
+            codecs.policies(), defaults);
+      } catch (InvalidStateStoreException e) {
+        return defaults;
+      }
+    }
+    return policies.forTenant(tenantId);
+  }
+
+  private Answer forward(HostInfo owner, String tenantId, String sessionId, Map<String, String> params) {
+    String query = params.entrySet().stream()
+        .map(e -> enc(e.getKey()) + "=" + enc(e.getValue()))
+        .collect(Collectors.joining("&"));
+    URI uri = URI.create("http://" + owner.host() + ":" + owner.port() + "/sessions/" + enc(tenantId) + "/"
+        + enc(sessionId) + (query.isEmpty() ? "" : "?" + query));
+    try {
+      HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
+          .header(FORWARDED_HEADER, "1").GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+      return new Answer(response.statusCode(),
+          response.headers().firstValue("Content-Type").orElse("application/json"), response.body());
+    } catch (IOException e) {
+      return Answer.error(502, "the instance that owns this session (" + owner.host() + ":" + owner.port()
+          + ") did not answer: " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Answer.error(503, "interrupted");
+    }
+  }
+
+  private static String enc(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+}
