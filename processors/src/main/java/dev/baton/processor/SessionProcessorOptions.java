@@ -1,6 +1,7 @@
 package dev.baton.processor;
 
 import dev.baton.engine.policy.Policy;
+import dev.baton.engine.snapshot.SnapshotSize;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -17,11 +18,26 @@ import java.util.Objects;
  * @param defaultPolicy          policy of tenants without a TenantPolicy record
  * @param policyDecoder          reads TenantPolicy bytes
  * @param policyStore            name of the global tenant-policies store, or null when the topology has none
+ * @param maxOutputBytes         {@code baton.max-output-bytes}: no snapshot or state entry may be larger; a snapshot
+ *                               whose size bound exceeds it is rendered again with a lower transcript budget, a
+ *                               state entry that exceeds it dead-letters its record as INTERNAL (nothing stored)
+ * @param encoding               the snapshots' format, for {@link SnapshotSize}
  */
 public record SessionProcessorOptions(String snapshotChild, String deadLetterChild, boolean wallClockPunctuation,
                                       Duration punctuateInterval, int maxSessionsPerPunctuation,
-                                      Policy defaultPolicy, PolicyDecoder policyDecoder, String policyStore) {
+                                      Policy defaultPolicy, PolicyDecoder policyDecoder, String policyStore,
+                                      int maxOutputBytes, SnapshotSize.Encoding encoding) {
+    /** Unlimited output: for tests of the processor alone. */
+    public SessionProcessorOptions(String snapshotChild, String deadLetterChild, boolean wallClockPunctuation,
+                                   Duration punctuateInterval, int maxSessionsPerPunctuation, Policy defaultPolicy,
+                                   PolicyDecoder policyDecoder, String policyStore) {
+        this(snapshotChild, deadLetterChild, wallClockPunctuation, punctuateInterval, maxSessionsPerPunctuation,
+                defaultPolicy, policyDecoder, policyStore, Integer.MAX_VALUE, SnapshotSize.Encoding.JSON);
+    }
+
     public SessionProcessorOptions {
+        Objects.requireNonNull(encoding);
+        if (maxOutputBytes < 1) throw new IllegalArgumentException("maxOutputBytes must be >= 1: " + maxOutputBytes);
         Objects.requireNonNull(snapshotChild);
         Objects.requireNonNull(deadLetterChild);
         Objects.requireNonNull(punctuateInterval);

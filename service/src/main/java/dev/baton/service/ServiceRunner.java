@@ -18,6 +18,7 @@ import dev.baton.app.AppFailure;
 import dev.baton.app.BatonVersion;
 import dev.baton.app.ExitCodes;
 import dev.baton.app.StreamsApp;
+import dev.baton.app.TopicLimits;
 import dev.baton.config.BatonConfig;
 import dev.baton.config.ConfigLoader;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -82,6 +83,14 @@ public final class ServiceRunner {
     }
     HostInfo self = HostInfo.buildFromEndpoint(config.get(StreamsConfig.APPLICATION_SERVER_CONFIG));
 
+    // every topic Baton writes to must take a record of baton.max-output-bytes (no poison pill)
+    try {
+      TopicLimits.check(config, Duration.ofSeconds(15));
+    } catch (AppFailure e) {
+      http.close();
+      metrics.close();
+      throw e;
+    }
     StreamsApp streams = new StreamsApp(config);
     app.set(streams);
     new KafkaStreamsMetrics(streams.streams()).bindTo(metrics);

@@ -1,6 +1,8 @@
 package dev.baton.config;
 
 import dev.baton.engine.policy.Policy;
+import dev.baton.engine.snapshot.SnapshotSize;
+import dev.baton.processor.SessionContextProcessor;
 import dev.baton.topology.BatonProcessingExceptionHandler;
 import dev.baton.topology.BatonProductionExceptionHandler;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -56,6 +58,11 @@ public final class BatonConfig {
     public static final String PUNCTUATE_MAX_SESSIONS = "baton.punctuate.max-sessions";
     public static final String HTTP_PORT = "baton.http.port";
     public static final String POLICY_PREFIX = "baton.policy.";
+    public static final String MAX_OUTPUT_BYTES = "baton.max-output-bytes";
+    /** The changelog topics' {@code max.message.bytes} as Kafka Streams sets it (prefix {@code topic.}). */
+    public static final String CHANGELOG_MAX_MESSAGE_BYTES = StreamsConfig.TOPIC_PREFIX + "max.message.bytes";
+    /** The most of an OVERSIZED record's value its dead letter carries. */
+    public static final int OVERSIZED_EXCERPT_BYTES = 64 * 1024;
 
     /** Variables with the BATON_ prefix that are not settings (read by the launcher or as the file's path). */
     public static final Set<String> NON_SETTING_VARIABLES = Set.of("BATON_CONFIG", "BATON_OPTS", "BATON_JAVA_OPTS",
@@ -156,6 +163,29 @@ public final class BatonConfig {
 
     public int httpPort() {
         return Integer.parseInt(values.get(HTTP_PORT));
+    }
+
+    /** {@code baton.max-output-bytes}: no record Baton writes is larger (as the producer measures it). */
+    public int maxOutputBytes() {
+        return Integer.parseInt(values.get(MAX_OUTPUT_BYTES));
+    }
+
+    /** The snapshots' format as {@link SnapshotSize} measures it. */
+    public SnapshotSize.Encoding snapshotEncoding() {
+        return format() == Format.AVRO ? SnapshotSize.Encoding.AVRO : SnapshotSize.Encoding.JSON;
+    }
+
+    /**
+     * Why a snapshot under {@code policy} cannot fit a record of {@code maxOutputBytes}, or null when it can: its
+     * {@link SnapshotSize#policyBound policy bound} plus the record's overhead must fit.
+     */
+    public static String policyDoesNotFit(Policy policy, SnapshotSize.Encoding encoding, int maxOutputBytes) {
+        long bound = SnapshotSize.policyBound(policy, encoding) + SessionContextProcessor.RECORD_OVERHEAD_BYTES;
+        if (bound <= maxOutputBytes) return null;
+        return "a snapshot under this policy can take up to " + bound + " bytes in " + encoding
+                + " (transcript budget " + policy.maxTranscriptBudget() + " characters × " + encoding.bytesPerChar
+                + " bytes, brick, framing, retention lists; see docs/operations.md), more than "
+                + MAX_OUTPUT_BYTES + " (" + maxOutputBytes + ")";
     }
 
     public String applicationId() {
@@ -298,8 +328,56 @@ public final class BatonConfig {
                 o.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG,
                         "built-in default (= " + DEAD_LETTERS_TOPIC + ")");
             }
+            // Every record fits baton.max-output-bytes: the producer and the changelog topics accept that much.
+            String max = v.get(MAX_OUTPUT_BYTES);
+            for (String k : List.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, CHANGELOG_MAX_MESSAGE_BYTES)) {
+                if (!explicit.contains(k)) {
+                    v.put(k, max);
+                    o.put(k, "built-in default (= " + MAX_OUTPUT_BYTES + ")");
+                }
+            }
             validate(v, o);
-            return new BatonConfig(v, o);
+            BatonConfig config = new BatonConfig(v, o);
+            validateLimits(config);
+            return config;
+        }
+
+        private static void validateLimits(BatonConfig c) {
+            int max = c.maxOutputBytes();
+            for (String k : List.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, CHANGELOG_MAX_MESSAGE_BYTES)) {
+                long given;
+                try {
+                    given = Long.parseLong(c.get(k).trim());
+                } catch (NumberFormatException e) {
+                    throw new BatonConfigException(k + "=" + c.get(k) + " (from " + c.origin(k) + ") is not a number");
+                }
+                if (given < max) {
+                    throw new BatonConfigException("contradictory settings: " + k + "=" + given + " (from "
+                            + c.origin(k) + ") is smaller than " + MAX_OUTPUT_BYTES + "=" + max + " (from "
+                            + c.origin(MAX_OUTPUT_BYTES) + "): a record Baton may write would be refused; leave "
+                            + k + " unset (it follows " + MAX_OUTPUT_BYTES + ") or lower " + MAX_OUTPUT_BYTES);
+                }
+            }
+            Policy defaults;
+            try {
+                defaults = c.defaultPolicy();
+            } catch (RuntimeException e) {
+                throw new BatonConfigException("invalid default policy (baton.policy.*): " + e.getMessage(), e);
+            }
+            String tooLarge = policyDoesNotFit(defaults, c.snapshotEncoding(), max);
+            if (tooLarge != null) {
+                throw new BatonConfigException("the default policy (baton.policy.*) is refused: " + tooLarge
+                        + " (from " + c.origin(MAX_OUTPUT_BYTES) + "); lower baton.policy.transcript-budget-chars or "
+                        + "raise " + MAX_OUTPUT_BYTES);
+            }
+            // a dead letter carries its record's value whole (but for OVERSIZED): the largest accepted one must fit
+            long deadLetter = (long) defaults.maxRecordBytes() + SessionContextProcessor.RECORD_OVERHEAD_BYTES;
+            if (deadLetter > max) {
+                throw new BatonConfigException("contradictory settings: baton.policy.max-record-bytes="
+                        + defaults.maxRecordBytes() + " accepts input records whose dead letters (" + deadLetter
+                        + " bytes with headers) would not fit " + MAX_OUTPUT_BYTES + "=" + max + " (from "
+                        + c.origin(MAX_OUTPUT_BYTES) + ")");
+            }
         }
 
         private void validate(Map<String, String> v, Map<String, String> o) {
@@ -363,6 +441,10 @@ public final class BatonConfig {
                         "At most this many sessions are visited per punctuation; the rest wait for the next one."),
                 Setting.integer(HTTP_PORT, "8080", 0, 65535,
                         "Port of the HTTP endpoints of `baton run` (health, metrics, queries); 0: any free port."),
+                Setting.integer(MAX_OUTPUT_BYTES, Integer.toString(8 * 1024 * 1024), 256 * 1024, Integer.MAX_VALUE,
+                        "No record Baton writes (snapshot, dead letter, state entry) is larger; the producer's "
+                                + "max.request.size and the changelogs' max.message.bytes follow it, and `run` refuses "
+                                + "to start against output topics with a smaller max.message.bytes."),
                 Setting.string(StreamsConfig.APPLICATION_ID_CONFIG, "baton",
                         "Kafka Streams application id (consumer group, prefix of internal topics)."),
                 Setting.string(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092", "Kafka brokers."),

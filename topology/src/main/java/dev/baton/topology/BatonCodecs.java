@@ -33,7 +33,8 @@ public record BatonCodecs(SessionEventDecoder events, SnapshotEncoder snapshots,
         Policy defaults = config.defaultPolicy();
         return new BatonCodecs(SessionEventDecoder.forFormat(format, registry, defaults.maxRecordBytes()),
                 SnapshotEncoder.forFormat(format, registry),
-                policyDecoder(TenantPolicyDecoder.forFormat(format, registry, defaults)));
+                policyDecoder(TenantPolicyDecoder.forFormat(format, registry, defaults)
+                        .withMaxOutputBytes(config.maxOutputBytes())));
     }
 
     /** Adapts the serde's TenantPolicyDecoder to the processor's {@link PolicyDecoder} contract. */

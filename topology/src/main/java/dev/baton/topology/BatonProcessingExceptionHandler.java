@@ -27,10 +27,35 @@ public class BatonProcessingExceptionHandler implements ProcessingExceptionHandl
     private static final Logger LOG = LoggerFactory.getLogger(BatonProcessingExceptionHandler.class);
     private String deadLetterTopic;
 
+    private long maxRequestSize = 1024 * 1024;
+
     @Override
     public void configure(Map<String, ?> configs) {
+        maxRequestSize = maxRequestSize(configs);
         Object topic = configs.get(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG);
         deadLetterTopic = topic == null ? null : topic.toString();
+    }
+
+    /**
+     * The dead letter, its value cut to its first {@link DeadLetterWriter#EXCERPT_BYTES} (with header
+     * {@value DeadLetterWriter#ORIGINAL_SIZE}) should it not fit {@code limit} whole.
+     */
+    static ProducerRecord<byte[], byte[]> fitted(ProducerRecord<byte[], byte[]> dl, long limit) {
+        if (dl.value() == null || dl.value().length <= DeadLetterWriter.EXCERPT_BYTES
+                || RecordLimit.sizeOf(dl.key(), dl.value(), dl.headers()) <= limit) return dl;
+        dl.headers().add(DeadLetterWriter.ORIGINAL_SIZE,
+                Integer.toString(dl.value().length).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return new ProducerRecord<>(dl.topic(), null, dl.key(),
+                java.util.Arrays.copyOf(dl.value(), DeadLetterWriter.EXCERPT_BYTES), dl.headers());
+    }
+
+    static long maxRequestSize(Map<String, ?> configs) {
+        Object v = configs.get(org.apache.kafka.clients.producer.ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        try {
+            return v == null ? 1024 * 1024 : Long.parseLong(v.toString().trim());
+        } catch (NumberFormatException e) {
+            return 1024 * 1024;
+        }
     }
 
     @Override
@@ -43,8 +68,8 @@ public class BatonProcessingExceptionHandler implements ProcessingExceptionHandl
         LOG.error("Unexpected failure in {} on {}-{}@{}; dead-lettered as INTERNAL", context.processorNodeId(),
                 context.topic(), context.partition(), context.offset(), exception);
         if (deadLetterTopic == null) return Response.resume();
-        return Response.resume(List.of(deadLetter(deadLetterTopic, context,
-                "in " + context.processorNodeId() + ": " + exception)));
+        return Response.resume(List.of(fitted(deadLetter(deadLetterTopic, context,
+                "in " + context.processorNodeId() + ": " + exception), maxRequestSize)));
     }
 
     static boolean isTransient(Throwable e) {

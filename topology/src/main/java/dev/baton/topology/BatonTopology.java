@@ -56,7 +56,8 @@ public final class BatonTopology {
         String policyStore = config.tenantPoliciesTopic().isPresent() ? SessionContextProcessor.POLICY_STORE : null;
         SessionProcessorOptions options = new SessionProcessorOptions(SNAPSHOT_WRITER, DEAD_LETTER_WRITER,
                 config.wallClockPunctuation(), config.punctuateInterval(), config.maxSessionsPerPunctuation(),
-                config.defaultPolicy(), codecs.policies(), policyStore);
+                config.defaultPolicy(), codecs.policies(), policyStore, config.maxOutputBytes(),
+                config.snapshotEncoding());
 
         topology.addSource(SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
                 config.sessionEventsTopic());
@@ -66,10 +67,10 @@ public final class BatonTopology {
         topology.addStateStore(SessionContextProcessor.sessionStoreBuilder(), SESSION);
         topology.addStateStore(SessionContextProcessor.timerStoreBuilder(), SESSION);
         topology.addProcessor(SNAPSHOT_WRITER, () -> new SnapshotWriter(codecs.snapshots(),
-                config.contextSnapshotsTopic()), SESSION);
+                config.contextSnapshotsTopic(), config.maxOutputBytes()), SESSION);
         topology.addSink(SNAPSHOT_SINK, config.contextSnapshotsTopic(), new ByteArraySerializer(),
                 new ByteArraySerializer(), SNAPSHOT_WRITER);
-        topology.addProcessor(DEAD_LETTER_WRITER, DeadLetterWriter::new, DECODE, SESSION);
+        topology.addProcessor(DEAD_LETTER_WRITER, () -> new DeadLetterWriter(config.maxOutputBytes()), DECODE, SESSION);
         topology.addSink(DEAD_LETTER_SINK, config.deadLettersTopic(), new ByteArraySerializer(),
                 new ByteArraySerializer(), DEAD_LETTER_WRITER);
 
