@@ -70,9 +70,21 @@ public final class ServiceRunner {
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     AtomicReference<StreamsApp> app = new AtomicReference<>();
     AtomicReference<SessionQuery> sessions = new AtomicReference<>();
-    HttpEndpoints http = new HttpEndpoints(config.httpPort(),
+    TenantTokens tokens = null;
+    if (config.httpTokensFile().isPresent()) {
+      try {
+        tokens = new TenantTokens(config.httpTokensFile().get());
+      } catch (IOException | IllegalArgumentException e) {
+        throw new AppFailure(ExitCodes.USAGE, "cannot read " + BatonConfig.HTTP_TOKENS_FILE + ": " + e.getMessage());
+      }
+      LOG.info("Session queries need one of the {} bearer tokens of {}", tokens.size(), config.httpTokensFile().get());
+    } else {
+      LOG.warn("No {} is configured: /sessions queries are refused (401)", BatonConfig.HTTP_TOKENS_FILE);
+    }
+    HttpEndpoints http = new HttpEndpoints(new HttpEndpoints.Settings(config.httpBindAddress(), config.httpPort(),
+        config.httpMaxUrlChars(), config.httpMaxConcurrentQueries()),
         () -> app.get() == null ? KafkaStreams.State.CREATED : app.get().state(), metrics,
-        sessions::get);
+        () -> sessions.get() == null ? null : sessions.get()::query, tokens);
     http.start();
 
     // interactive queries between instances: where this one answers (the HTTP port, once bound)

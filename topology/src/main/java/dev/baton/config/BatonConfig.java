@@ -57,6 +57,10 @@ public final class BatonConfig {
     public static final String PUNCTUATE_WALL_CLOCK = "baton.punctuate.wall-clock";
     public static final String PUNCTUATE_MAX_SESSIONS = "baton.punctuate.max-sessions";
     public static final String HTTP_PORT = "baton.http.port";
+    public static final String HTTP_BIND_ADDRESS = "baton.http.bind-address";
+    public static final String HTTP_TOKENS_FILE = "baton.http.tokens-file";
+    public static final String HTTP_MAX_URL_CHARS = "baton.http.max-url-chars";
+    public static final String HTTP_MAX_CONCURRENT_QUERIES = "baton.http.max-concurrent-queries";
     public static final String POLICY_PREFIX = "baton.policy.";
     public static final String MAX_OUTPUT_BYTES = "baton.max-output-bytes";
     /** The changelog topics' {@code max.message.bytes} as Kafka Streams sets it (prefix {@code topic.}). */
@@ -186,6 +190,24 @@ public final class BatonConfig {
                 + " (transcript budget " + policy.maxTranscriptBudget() + " characters × " + encoding.bytesPerChar
                 + " bytes, brick, framing, retention lists; see docs/operations.md), more than "
                 + MAX_OUTPUT_BYTES + " (" + maxOutputBytes + ")";
+    }
+
+    public String httpBindAddress() {
+        return values.get(HTTP_BIND_ADDRESS);
+    }
+
+    /** The bearer tokens file of session queries, or empty: then every session query is refused. */
+    public Optional<Path> httpTokensFile() {
+        String f = values.get(HTTP_TOKENS_FILE);
+        return f == null || f.isBlank() ? Optional.empty() : Optional.of(Path.of(f));
+    }
+
+    public int httpMaxUrlChars() {
+        return Integer.parseInt(values.get(HTTP_MAX_URL_CHARS));
+    }
+
+    public int httpMaxConcurrentQueries() {
+        return Integer.parseInt(values.get(HTTP_MAX_CONCURRENT_QUERIES));
     }
 
     public String applicationId() {
@@ -367,16 +389,8 @@ public final class BatonConfig {
             String tooLarge = policyDoesNotFit(defaults, c.snapshotEncoding(), max);
             if (tooLarge != null) {
                 throw new BatonConfigException("the default policy (baton.policy.*) is refused: " + tooLarge
-                        + " (from " + c.origin(MAX_OUTPUT_BYTES) + "); lower baton.policy.transcript-budget-chars or "
+                        + " (from " + c.origin(MAX_OUTPUT_BYTES) + "); lower baton.policy.transcript_budget_chars or "
                         + "raise " + MAX_OUTPUT_BYTES);
-            }
-            // a dead letter carries its record's value whole (but for OVERSIZED): the largest accepted one must fit
-            long deadLetter = (long) defaults.maxRecordBytes() + SessionContextProcessor.RECORD_OVERHEAD_BYTES;
-            if (deadLetter > max) {
-                throw new BatonConfigException("contradictory settings: baton.policy.max-record-bytes="
-                        + defaults.maxRecordBytes() + " accepts input records whose dead letters (" + deadLetter
-                        + " bytes with headers) would not fit " + MAX_OUTPUT_BYTES + "=" + max + " (from "
-                        + c.origin(MAX_OUTPUT_BYTES) + ")");
             }
         }
 
@@ -441,6 +455,18 @@ public final class BatonConfig {
                         "At most this many sessions are visited per punctuation; the rest wait for the next one."),
                 Setting.integer(HTTP_PORT, "8080", 0, 65535,
                         "Port of the HTTP endpoints of `baton run` (health, metrics, queries); 0: any free port."),
+                Setting.string(HTTP_BIND_ADDRESS, "127.0.0.1",
+                        "Address the HTTP endpoints listen on: loopback by default; 0.0.0.0 in a container (the "
+                                + "image, docker-compose.yml and deploy/ set it) so that probes and peers reach it."),
+                Setting.string(HTTP_TOKENS_FILE, "",
+                        "File of bearer tokens for /sessions queries, one `TOKEN TENANT[,TENANT...]` (or `TOKEN *`) "
+                                + "per line, e.g. a mounted Secret; read again when it changes. Empty: every session "
+                                + "query is refused (401)."),
+                Setting.integer(HTTP_MAX_URL_CHARS, "2048", 64, 65536,
+                        "Longer request URIs are answered 414."),
+                Setting.integer(HTTP_MAX_CONCURRENT_QUERIES, "4", 1, 1024,
+                        "Session queries rendered at once (as many more wait); past that 503 at once. Health, "
+                                + "readiness and metrics never wait behind them."),
                 Setting.integer(MAX_OUTPUT_BYTES, Integer.toString(8 * 1024 * 1024), 256 * 1024, Integer.MAX_VALUE,
                         "No record Baton writes (snapshot, dead letter, state entry) is larger; the producer's "
                                 + "max.request.size and the changelogs' max.message.bytes follow it, and `run` refuses "
@@ -456,6 +482,13 @@ public final class BatonConfig {
                                 + "1 for a single broker (embedded, tests)."),
                 Setting.integer(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "1", 0, Integer.MAX_VALUE,
                         "Warm copies of each task's state on other instances (fast fail-over)."),
+                Setting.integer(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000", 1, Integer.MAX_VALUE,
+                        "Consumer session timeout: an instance that stops without leaving the group (kill -9, a lost "
+                                + "node) gives up its partitions after this long (Kafka's default is 45 s). With a "
+                                + "standby replica its partitions resume on a survivor within 15 s; see "
+                                + "docs/operations.md."),
+                Setting.integer(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000", 1, Integer.MAX_VALUE,
+                        "Consumer heartbeat interval (a third of the session timeout)."),
                 Setting.longValue(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100", 1,
                         "Commit interval; 100 ms is Kafka's exactly-once default (output latency)."),
                 Setting.integer(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1", 1, Integer.MAX_VALUE,

@@ -32,9 +32,9 @@ public final class SnapshotSize {
     }
 
     public static final int FIXED = 4_096;
-    public static final int PER_MESSAGE = 512;
-    public static final int PER_TOOL_CALL = 256;
-    public static final int PER_TRUNCATION = 128;
+    public static final int PER_MESSAGE = 288;
+    public static final int PER_TOOL_CALL = 192;
+    public static final int PER_TRUNCATION = 192;
     public static final int PER_SEQ = 21;
     /** Text of the markers a snapshot can hold beyond its budgets (missing ranges, cuts): 64 markers of 256. */
     public static final int MARKER_ALLOWANCE_CHARS = 64 * 256;

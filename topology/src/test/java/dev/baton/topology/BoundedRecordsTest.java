@@ -1,0 +1,66 @@
+package dev.baton.topology;
+
+import dev.baton.config.BatonConfig;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** CONTRACT.md §4 "Bounded records": what Baton writes fits {@code baton.max-output-bytes}, whatever the input. */
+class BoundedRecordsTest {
+    private static final int MIB = 1024 * 1024;
+    /** A 1 MiB limit and a policy whose own bound fits it. */
+    private static final Map<String, String> ONE_MIB = Map.of(
+            BatonConfig.MAX_OUTPUT_BYTES, Integer.toString(MIB),
+            "baton.policy.transcript_budget_chars", "60000",
+            "baton.policy.inline_trail_bytes", "16384");
+
+    @Test
+    void shouldRenderASessionOfManyTinyMessagesAgainWithALowerBudgetUntilItFits() {
+        try (Harness h = new Harness(ONE_MIB)) {
+            h.send(h.turn("t", "tiny", 0, "user", "USER", "task"));
+            for (int i = 1; i < 4_000; i++) h.send(h.turn("t", "tiny", i, i % 2 == 0 ? "a" : "b", "ASSISTANT", "x"));
+            h.send(h.handoff("t", "tiny", "h1", "a", "c", null));
+            // another session after it still flows
+            h.send(h.turn("t", "other", 0, "user", "USER", "hello"));
+            h.send(h.handoff("t", "other", "h2", null, "c", null));
+
+            List<Harness.Out> out = h.readSnapshots();
+            assertThat(out).extracting(Harness.Out::handoffId).containsExactly("h1", "h2");
+            Harness.Out tiny = out.get(0);
+            long bytes = tiny.value().toString().getBytes(StandardCharsets.UTF_8).length;
+            assertThat(bytes).isLessThan(MIB);
+            // unlimited, the 4,000 messages would all be there (60,000 characters of budget)
+            assertThat(tiny.value().get("messages").size()).isLessThan(4_000);
+            assertThat(tiny.truncationKinds()).isNotEmpty();
+            assertThat(h.readDeadLetters()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldKeepEveryMessageWhenTheLimitIsNotReached() {
+        try (Harness h = new Harness()) {
+            h.send(h.turn("t", "tiny", 0, "user", "USER", "task"));
+            for (int i = 1; i < 1_000; i++) h.send(h.turn("t", "tiny", i, i % 2 == 0 ? "a" : "b", "ASSISTANT", "x"));
+            h.send(h.handoff("t", "tiny", "h1", "a", "c", null));
+            assertThat(h.readSnapshots()).singleElement()
+                    .satisfies(s -> assertThat(s.value().get("messages").size()).isEqualTo(1_000));
+        }
+    }
+
+    @Test
+    void shouldRefuseATenantPolicyWhoseSnapshotsCannotFitAndKeepTheLastGoodOne() {
+        try (Harness h = new Harness()) {
+            h.policy("t", "{\"tenant_id\":\"t\",\"transcript_budget_chars\":3000}");
+            h.send(h.turn("t", "s", 0, "user", "USER", "task")); // the good policy is in use
+            h.policy("t", "{\"tenant_id\":\"t\",\"transcript_budget_chars\":5000000}"); // 30 MB of JSON: refused
+            for (int i = 1; i < 10; i++) h.send(h.turn("t", "s", i, "a", "ASSISTANT", "y".repeat(1_000)));
+            h.send(h.handoff("t", "s", "h1", "a", "c", null));
+            assertThat(h.readSnapshots()).singleElement().satisfies(s ->
+                    assertThat(s.value().get("stats").get("message_chars").asLong()).isLessThanOrEqualTo(3_000));
+        }
+    }
+}
