@@ -1,6 +1,7 @@
 package dev.baton.topology;
 
 import dev.baton.egress.SnapshotEncoder;
+import dev.baton.deadletter.RecordLimit;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.processor.DependencyUnavailableException;
 import dev.baton.serde.SchemaRegistryUnavailableException;

@@ -1,6 +1,7 @@
 package dev.baton.topology;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.deadletter.DeadLetterHeaders;
 import dev.baton.engine.model.SessionKey;
 import dev.baton.processor.SessionContextProcessor;
 import org.junit.jupiter.api.Test;
@@ -52,12 +53,12 @@ class DeadLetterTest {
                 if (code.equals("OVERSIZED")) {
                     // only the first 64 KiB, and the original size
                     byte[] whole = v.getBytes(StandardCharsets.UTF_8);
-                    assertThat(dl.value()).isEqualTo(java.util.Arrays.copyOf(whole, DeadLetterWriter.EXCERPT_BYTES));
-                    assertThat(dl.headers()).containsEntry(DeadLetterWriter.ORIGINAL_SIZE,
+                    assertThat(dl.value()).isEqualTo(java.util.Arrays.copyOf(whole, dev.baton.deadletter.DeadLetters.EXCERPT_BYTES));
+                    assertThat(dl.headers()).containsEntry(dev.baton.deadletter.DeadLetterHeaders.ORIGINAL_SIZE,
                             Integer.toString(whole.length));
                 } else {
                     assertThat(new String(dl.value(), StandardCharsets.UTF_8)).isEqualTo(v);
-                    assertThat(dl.headers()).doesNotContainKey(DeadLetterWriter.ORIGINAL_SIZE);
+                    assertThat(dl.headers()).doesNotContainKey(dev.baton.deadletter.DeadLetterHeaders.ORIGINAL_SIZE);
                 }
                 assertThat(dl.headers()).containsEntry(DeadLetterHeaders.SOURCE_TOPIC, "baton.session-events")
                         .containsEntry(DeadLetterHeaders.SOURCE_PARTITION, "0")

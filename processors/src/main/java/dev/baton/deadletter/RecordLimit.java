@@ -1,4 +1,4 @@
-package dev.baton.topology;
+package dev.baton.deadletter;
 
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
