@@ -2,6 +2,7 @@ package dev.baton.config;
 
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.SnapshotSize;
+import dev.baton.serde.RegistryOptions;
 import dev.baton.processor.SessionContextProcessor;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -61,6 +62,15 @@ public final class BatonConfig {
     public static final String HTTP_MAX_CONCURRENT_QUERIES = "baton.http.max-concurrent-queries";
     public static final String POLICY_PREFIX = "baton.policy.";
     public static final String MAX_OUTPUT_BYTES = "baton.max-output-bytes";
+    public static final String REGISTRY_BASIC_AUTH = "baton.schema-registry.basic-auth-user-info";
+    public static final String REGISTRY_BEARER_TOKEN = "baton.schema-registry.bearer-token";
+    public static final String REGISTRY_TRUSTSTORE = "baton.schema-registry.ssl.truststore.location";
+    public static final String REGISTRY_TRUSTSTORE_PASSWORD = "baton.schema-registry.ssl.truststore.password";
+    public static final String REGISTRY_TRUSTSTORE_TYPE = "baton.schema-registry.ssl.truststore.type";
+    public static final String REGISTRY_AUTO_REGISTER = "baton.schema-registry.auto-register";
+    /** Settings whose values are secrets: never printed (see {@link #printable}). */
+    public static final Set<String> SECRETS = Set.of(REGISTRY_BASIC_AUTH, REGISTRY_BEARER_TOKEN,
+            REGISTRY_TRUSTSTORE_PASSWORD);
     /** The changelog topics' {@code max.message.bytes} as Kafka Streams sets it (prefix {@code topic.}). */
     public static final String CHANGELOG_MAX_MESSAGE_BYTES = StreamsConfig.TOPIC_PREFIX + "max.message.bytes";
     /** The most of an OVERSIZED record's value its dead letter carries. */
@@ -198,6 +208,26 @@ public final class BatonConfig {
     public Optional<Path> httpTokensFile() {
         String f = values.get(HTTP_TOKENS_FILE);
         return f == null || f.isBlank() ? Optional.empty() : Optional.of(Path.of(f));
+    }
+
+    /** How to reach the schema registry beyond its URL ({@code baton.schema-registry.*}). */
+    public RegistryOptions registryOptions() {
+        String store = values.get(REGISTRY_TRUSTSTORE);
+        return new RegistryOptions(values.get(REGISTRY_BASIC_AUTH), values.get(REGISTRY_BEARER_TOKEN),
+                store == null || store.isBlank() ? null : Path.of(store), values.get(REGISTRY_TRUSTSTORE_PASSWORD),
+                values.get(REGISTRY_TRUSTSTORE_TYPE), Boolean.parseBoolean(values.get(REGISTRY_AUTO_REGISTER)));
+    }
+
+    /**
+     * {@code value} of {@code key} as it may be printed: {@code [hidden]} for Baton's secrets and for Kafka settings
+     * that hold one ({@code *.password}, {@code sasl.jaas.config}, ...), a URL's user info as {@code ***}.
+     */
+    public static String printable(String key, String value) {
+        if (value == null) return null;
+        String k = key.toLowerCase(Locale.ROOT);
+        if (SECRETS.contains(key) || k.contains("password") || k.contains("jaas") || k.contains("secret")
+                || k.endsWith(".token") || k.contains("credentials") || k.endsWith("user.info")) return "[hidden]";
+        return RegistryOptions.redact(value);
     }
 
     public int httpMaxUrlChars() {
@@ -447,6 +477,19 @@ public final class BatonConfig {
                         "Value format of all topics: Avro in the Confluent wire format, or JSON."),
                 Setting.string(SCHEMA_REGISTRY_URL, null,
                         "Confluent-compatible schema registry base URL (mock://NAME: in-memory). Required for avro."),
+                Setting.string(REGISTRY_BASIC_AUTH, "",
+                        "`USER:PASSWORD` for the registry's HTTP basic auth (like Confluent's basic.auth.user.info); "
+                                + "secret, never printed."),
+                Setting.string(REGISTRY_BEARER_TOKEN, "",
+                        "A bearer token for the registry (Authorization: Bearer); secret, never printed."),
+                Setting.string(REGISTRY_TRUSTSTORE, "",
+                        "Trust store for the registry's TLS certificate (empty: the JVM's default trust)."),
+                Setting.string(REGISTRY_TRUSTSTORE_PASSWORD, "", "Its password; secret, never printed."),
+                Setting.string(REGISTRY_TRUSTSTORE_TYPE, "PKCS12", "Its type: PKCS12 or JKS."),
+                Setting.bool(REGISTRY_AUTO_REGISTER, "true",
+                        "false: never register a schema; write with the one already registered under the subject "
+                                + "(its latest version when it is Baton's schema), for registries that forbid "
+                                + "auto-registration."),
                 Setting.longValue(PUNCTUATE_INTERVAL_MS, "1000", 1,
                         "How often the wall-clock punctuator visits the sessions with something due."),
                 Setting.bool(PUNCTUATE_WALL_CLOCK, "true",

@@ -29,7 +29,8 @@ public record BatonCodecs(SessionEventDecoder events, SnapshotEncoder snapshots,
     public static BatonCodecs forConfig(BatonConfig config) {
         String format = config.format().name();
         SchemaRegistryClient registry = config.format() == BatonConfig.Format.AVRO
-                ? SchemaRegistries.forUrl(config.schemaRegistryUrl().orElseThrow()) : null;
+                ? SchemaRegistries.forUrl(config.schemaRegistryUrl().orElseThrow(),
+                config.registryOptions()) : null;
         Policy defaults = config.defaultPolicy();
         return new BatonCodecs(SessionEventDecoder.forFormat(format, registry, defaults.maxRecordBytes()),
                 SnapshotEncoder.forFormat(format, registry),

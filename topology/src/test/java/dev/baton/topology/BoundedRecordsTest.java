@@ -22,7 +22,8 @@ class BoundedRecordsTest {
     void shouldRenderASessionOfManyTinyMessagesAgainWithALowerBudgetUntilItFits() {
         try (Harness h = new Harness(ONE_MIB)) {
             h.send(h.turn("t", "tiny", 0, "user", "USER", "task"));
-            for (int i = 1; i < 4_000; i++) h.send(h.turn("t", "tiny", i, i % 2 == 0 ? "a" : "b", "ASSISTANT", "x"));
+            // 20 turns of 200 tiny tool steps each: 4,000 narrated messages of about 30 characters
+            for (int i = 1; i <= 20; i++) h.send(steps(h, "tiny", i, 200));
             h.send(h.handoff("t", "tiny", "h1", "a", "c", null));
             // another session after it still flows
             h.send(h.turn("t", "other", 0, "user", "USER", "hello"));
@@ -33,22 +34,33 @@ class BoundedRecordsTest {
             Harness.Out tiny = out.get(0);
             long bytes = tiny.value().toString().getBytes(StandardCharsets.UTF_8).length;
             assertThat(bytes).isLessThan(MIB);
-            // unlimited, the 4,000 messages would all be there (60,000 characters of budget)
-            assertThat(tiny.value().get("messages").size()).isLessThan(4_000);
+            // under the 60,000-character budget about 2,000 of them would be kept; the limit allows fewer
+            assertThat(tiny.value().get("stats").get("message_chars").asLong()).isLessThanOrEqualTo(30_000);
             assertThat(tiny.truncationKinds()).isNotEmpty();
             assertThat(h.readDeadLetters()).isEmpty();
         }
     }
 
     @Test
-    void shouldKeepEveryMessageWhenTheLimitIsNotReached() {
-        try (Harness h = new Harness()) {
+    void shouldKeepTheBudgetWhenTheLimitIsNotReached() {
+        try (Harness h = new Harness(Map.of("baton.policy.transcript_budget_chars", "60000"))) {
             h.send(h.turn("t", "tiny", 0, "user", "USER", "task"));
-            for (int i = 1; i < 1_000; i++) h.send(h.turn("t", "tiny", i, i % 2 == 0 ? "a" : "b", "ASSISTANT", "x"));
+            for (int i = 1; i <= 20; i++) h.send(steps(h, "tiny", i, 200));
             h.send(h.handoff("t", "tiny", "h1", "a", "c", null));
-            assertThat(h.readSnapshots()).singleElement()
-                    .satisfies(s -> assertThat(s.value().get("messages").size()).isEqualTo(1_000));
+            assertThat(h.readSnapshots()).singleElement().satisfies(s ->
+                    assertThat(s.value().get("stats").get("message_chars").asLong()).isGreaterThan(50_000));
         }
+    }
+
+    /** An ASSISTANT turn of agent a with {@code n} tool steps of empty arguments and results. */
+    private static com.fasterxml.jackson.databind.node.ObjectNode steps(Harness h, String session, int seq, int n) {
+        var t = h.turn("t", session, seq, "a", "ASSISTANT", "");
+        var trail = ((com.fasterxml.jackson.databind.node.ObjectNode) t.get("turn")).putArray("trail");
+        for (int k = 0; k < n; k++) {
+            trail.addObject().put("call_id", "c" + seq + "-" + k).put("tool", "t").put("result", "")
+                    .put("status", "OK").putObject("arguments");
+        }
+        return t;
     }
 
     @Test
