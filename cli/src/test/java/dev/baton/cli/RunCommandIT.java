@@ -49,7 +49,10 @@ class RunCommandIT {
 
   @Test
   void shouldServeSnapshotsHealthMetricsAndQueriesAndStopOnSigterm() throws Exception {
-    kafka.kafka().createTopics(2, "baton.session-events", "baton.context-snapshots", "baton.dead-letters");
+    kafka.kafka().createTopics(2, "baton.session-events");
+    // the output topics take a record of baton.max-output-bytes (8 MiB), or run refuses to start
+    kafka.kafka().createTopics(2, Map.of("max.message.bytes", "8388608"), "baton.context-snapshots",
+        "baton.dead-letters");
     kafka.kafka().createTopics(1, Map.of("cleanup.policy", "compact"), "baton.tenant-policies");
     int port = freePort();
     Path log = stateDir.resolve("run.log");

@@ -67,7 +67,8 @@ class KillNineFailoverIT {
 
   @Test
   void shouldResumeTheKilledInstancesPartitionsOnTheSurvivorWithin15sExactlyOnce() throws Exception {
-    kafka.kafka().createTopics(4, IN, OUT, DLQ);
+    kafka.kafka().createTopics(4, IN);
+    kafka.kafka().createTopics(4, Map.of("max.message.bytes", "8388608"), OUT, DLQ);
     int portA = freePort();
     int portB = freePort();
     Process a = start("a", portA);
