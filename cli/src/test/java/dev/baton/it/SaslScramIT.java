@@ -65,6 +65,8 @@ class SaslScramIT {
       builder.setConfigProp(k, "1");
     }
     builder.setConfigProp("group.initial.rebalance.delay.ms", "0");
+    // authentication is the subject, not authorization: the kit's authorizer lets these principals do anything
+    builder.setConfigProp("super.users", "User:ANONYMOUS;User:plain-admin;User:baton");
     builder.setConfigProp("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-512");
     builder.setConfigProp("listener.name.external.scram-sha-512.sasl.jaas.config",
         "org.apache.kafka.common.security.scram.ScramLoginModule required;");

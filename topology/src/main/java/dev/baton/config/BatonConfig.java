@@ -526,13 +526,16 @@ public final class BatonConfig {
                                 + "1 for a single broker (embedded, tests)."),
                 Setting.integer(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "1", 0, Integer.MAX_VALUE,
                         "Warm copies of each task's state on other instances (fast fail-over)."),
-                Setting.integer(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000", 1, Integer.MAX_VALUE,
+                Setting.integer(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "6000", 1, Integer.MAX_VALUE,
                         "Consumer session timeout: an instance that stops without leaving the group (kill -9, a lost "
                                 + "node) gives up its partitions after this long (Kafka's default is 45 s). With a "
                                 + "standby replica its partitions resume on a survivor within 15 s; see "
                                 + "docs/operations.md."),
-                Setting.integer(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3000", 1, Integer.MAX_VALUE,
-                        "Consumer heartbeat interval (a third of the session timeout)."),
+                Setting.integer(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "1500", 1, Integer.MAX_VALUE,
+                        "Consumer heartbeat interval (a quarter of the session timeout)."),
+                Setting.integer(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "6000", 1, Integer.MAX_VALUE,
+                        "Exactly-once: a transaction left open by an instance that died is aborted after this long, "
+                                + "and read_committed readers wait for it (Kafka Streams' default is 10 s)."),
                 Setting.longValue(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100", 1,
                         "Commit interval; 100 ms is Kafka's exactly-once default (output latency)."),
                 Setting.integer(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1", 1, Integer.MAX_VALUE,
