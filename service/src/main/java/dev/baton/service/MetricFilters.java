@@ -14,6 +14,16 @@ final class MetricFilters {
   }
 
   /**
+   * Kafka Streams tags its client and thread metrics with {@code process-id}, a UUID that is new
+   * whenever the state directory is (a new volume, a new container): every such start would make new
+   * series. {@code client_id} and {@code thread_id} (from {@code client.id}) already tell the
+   * instances apart, so the tag is dropped.
+   */
+  static MeterFilter withoutProcessId() {
+    return MeterFilter.ignoreTags("process-id", "process.id", "process_id");
+  }
+
+  /**
    * The consumer registers its per-topic fetch metrics (lag, lead, bytes, records) twice: once with
    * the topic's name and once, for compatibility, with its dots replaced by underscores
    * ({@code baton.session-events} and {@code baton_session-events}), so a {@code sum} over them

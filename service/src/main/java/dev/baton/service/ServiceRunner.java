@@ -74,7 +74,8 @@ public final class ServiceRunner {
     }
 
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    metrics.config().meterFilter(MetricFilters.withoutLegacyTopicTags(config));
+    metrics.config().meterFilter(MetricFilters.withoutLegacyTopicTags(config))
+        .meterFilter(MetricFilters.withoutProcessId());
     AtomicReference<StreamsApp> app = new AtomicReference<>();
     AtomicReference<SessionQuery> sessions = new AtomicReference<>();
     HttpEndpoints http = new HttpEndpoints(config.httpPort(),
