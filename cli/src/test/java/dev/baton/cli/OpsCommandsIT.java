@@ -55,8 +55,13 @@ class OpsCommandsIT {
   }
 
   private CommandOutput topics(Path config, String... more) {
+    return topics(config, 3, more);
+  }
+
+  private CommandOutput topics(Path config, int partitions, String... more) {
     List<String> args = new java.util.ArrayList<>(List.of("topics", "--bootstrap-servers", kafka.bootstrapServers(),
-        "--config", config.toString(), "--partitions", "3", "--dead-letter-partitions", "2", "--replication-factor", "1"));
+        "--config", config.toString(), "--partitions", Integer.toString(partitions), "--dead-letter-partitions", "2",
+        "--replication-factor", "1"));
     args.addAll(List.of(more));
     return CommandOutput.run(args.toArray(String[]::new));
   }
@@ -113,7 +118,7 @@ class OpsCommandsIT {
           .isEqualTo(Integer.toString(TopicPlan.MAX_MESSAGE_BYTES));
 
       // a partition count that differs is reported, never changed
-      CommandOutput morePartitions = topics(config, "--partitions", "5");
+      CommandOutput morePartitions = topics(config, 5);
       assertThat(morePartitions.exitCode()).isEqualTo(1);
       assertThat(morePartitions.out()).contains("t1.session-events: has 3 partitions, planned 5");
       assertThat(admin.describeTopics(List.of("t1.session-events")).allTopicNames().get(30, TimeUnit.SECONDS)
