@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -68,23 +72,43 @@ class DockerImageIT {
     Process process = builder.start();
     try {
       String check = healthCheckCommand();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-      int exit = -1;
-      while (exit != 0 && System.nanoTime() < deadline) {
-        assertThat(process.isAlive()).as("run exited:\n%s", Files.readString(log)).isTrue();
-        ProcessBuilder health = new ProcessBuilder("bash", "-c", check);
-        health.environment().put("BATON_HTTP_PORT", Integer.toString(port));
-        Process p = health.start();
-        assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        exit = p.exitValue();
-        Thread.sleep(exit == 0 ? 0 : 500);
+      // nothing listens yet on a fresh port: the check must say unhealthy
+      int closedPort;
+      try (ServerSocket socket = new ServerSocket(0)) {
+        closedPort = socket.getLocalPort();
       }
-      assertThat(exit).as("the image's HEALTHCHECK against the running service:\n%s", Files.readString(log)).isZero();
+      assertThat(healthCheck(check, closedPort)).as("health check against a closed port").isNotZero();
+      // once the service is RUNNING (so that SIGTERM finds it started), the image's check passes
+      HttpClient http = HttpClient.newHttpClient();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+      boolean ready = false;
+      while (!ready && System.nanoTime() < deadline) {
+        assertThat(process.isAlive()).as("run exited:\n%s", Files.readString(log)).isTrue();
+        try {
+          ready = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz")).build(),
+              HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException notYet) {
+          // not listening yet
+        }
+        Thread.sleep(ready ? 0 : 300);
+      }
+      assertThat(ready).as("ready:\n%s", Files.readString(log)).isTrue();
+      assertThat(Files.readString(log)).as("pid %d", process.pid()).contains("starting");
+      assertThat(healthCheck(check, port)).as("the image's HEALTHCHECK against the running service").isZero();
     } finally {
       process.destroy();
       assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
     }
     assertThat(Files.readString(log)).contains("Stopped.");
+  }
+
+  private static int healthCheck(String command, int port) throws Exception {
+    ProcessBuilder health = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true);
+    health.environment().put("BATON_HTTP_PORT", Integer.toString(port));
+    Process p = health.start();
+    p.getInputStream().readAllBytes();
+    assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    return p.exitValue();
   }
 
   /** The shell command of the Dockerfile's HEALTHCHECK (its exec form: bash -c "..."). */

@@ -67,8 +67,10 @@ class ConsumerKitsIT {
 
     // what backfill makes of the same sessions, through the Java API
     Path backfill = dir.resolve("backfill.jsonl");
+    Path backfillConfig = dir.resolve("backfill.properties");
+    Files.writeString(backfillConfig, "replication.factor=1\n");
     CommandOutputs.run("backfill", "-i", input.toString(), "-o", backfill.toString(), "--no-progress",
-        "--bootstrap-servers", kafka.bootstrapServers());
+        "--bootstrap-servers", kafka.bootstrapServers(), "--config", backfillConfig.toString());
     expected = new TreeMap<>();
     for (String line : Files.readAllLines(backfill)) {
       JsonNode snapshot = JSON.readTree(line);
@@ -158,11 +160,13 @@ class ConsumerKitsIT {
     builder.environment().put("MODEL", MODEL);
     builder.environment().put("MAX_SNAPSHOTS", Integer.toString(expected.size()));
     Process kit = builder.start();
-    boolean done = kit.waitFor(120, TimeUnit.SECONDS);
+    boolean done = kit.waitFor(240, TimeUnit.SECONDS);
     if (!done) {
       kit.destroyForcibly();
+      kit.waitFor(10, TimeUnit.SECONDS);
     }
-    assertThat(done).as("%s kit finished; stderr:%n%s%nbaton run:%n%s", name, Files.readString(err),
+    assertThat(done).as("%s kit finished (%d of %d snapshots printed); stderr:%n%s%nbaton run:%n%s", name,
+        Files.readAllLines(out).size(), expected.size(), Files.readString(err),
         Files.readString(dir.resolve("run.log"))).isTrue();
     assertThat(kit.exitValue()).as(Files.readString(err)).isZero();
     return Files.readAllLines(out);
