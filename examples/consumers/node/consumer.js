@@ -48,11 +48,13 @@ async function main() {
   }
   await consumer.run({
     eachMessage: async ({ message }) => {
+      if (stopping) return;
       const snapshot = await deserializer.deserialize(topic, message.value);
       process.stdout.write(JSON.stringify(forTarget(snapshot, model)) + '\n');
       seen += 1;
       lastSeen = Date.now();
-      if (max > 0 && seen >= max) await stop(0);
+      // not awaited: disconnect() waits for this handler to return
+      if (max > 0 && seen >= max) setImmediate(() => stop(0));
     },
   });
 }
