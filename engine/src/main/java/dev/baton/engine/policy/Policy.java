@@ -120,10 +120,11 @@ public record Policy(
         return java.util.List.copyOf(out);
     }
 
-    /** Every encoding this policy needs a tokenizer for (the cap's, when capped, and the counted ones). */
+    /** Every encoding this policy names (the cap's, capped or not, and the counted ones): what a decoder checks. */
     public java.util.Set<String> tokenEncodingsUsed() {
         java.util.Set<String> out = new java.util.TreeSet<>(tokenCountEncodingList());
-        if (capsTokens()) out.add(transcriptBudgetEncoding);
+        if (transcriptBudgetEncoding != null) out.add(transcriptBudgetEncoding);
+        else if (capsTokens()) out.add("null");
         return out;
     }
 
