@@ -22,8 +22,8 @@ class DocumentationLinksTest {
   private static final Pattern LINK = Pattern.compile("\\[[^\\]]*]\\(([^)\\s]+)\\)");
   private static final Pattern PACKAGE = Pattern.compile("\\bdev\\.baton(\\.[a-z][a-z0-9]*)+\\b");
   private static final Pattern CODE = Pattern.compile("`([^`]+)`");
-  private static final List<String> MODULES = List.of("schemas", "engine", "processors", "topology", "service",
-      "replay", "cli", "benchmarks");
+  private static final List<String> MODULES = List.of("schemas", "consumer", "engine", "processors", "topology",
+      "service", "replay", "cli", "benchmarks");
 
   private final Path root = RepositoryFiles.root();
 
