@@ -42,13 +42,17 @@ class RunCommandIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private final HttpClient http = HttpClient.newHttpClient();
+  private static final String TOKEN = "run-it-token-0123456789abcdef0123456789";
 
   @TempDir
   Path stateDir;
 
   @Test
   void shouldServeSnapshotsHealthMetricsAndQueriesAndStopOnSigterm() throws Exception {
-    kafka.kafka().createTopics(2, "baton.session-events", "baton.context-snapshots", "baton.dead-letters");
+    kafka.kafka().createTopics(2, "baton.session-events");
+    // the output topics take a record of baton.max-output-bytes (8 MiB), or run refuses to start
+    kafka.kafka().createTopics(2, Map.of("max.message.bytes", "8388608"), "baton.context-snapshots",
+        "baton.dead-letters");
     kafka.kafka().createTopics(1, Map.of("cleanup.policy", "compact"), "baton.tenant-policies");
     int port = freePort();
     Path log = stateDir.resolve("run.log");
@@ -63,6 +67,9 @@ class RunCommandIT {
     builder.environment().put("BATON_NUM_STANDBY_REPLICAS", "0");
     builder.environment().put("BATON_APPLICATION_ID", "baton-run-it");
     builder.environment().put("BATON_APPLICATION_SERVER", "localhost:" + port);
+    Path tokens = stateDir.resolve("tokens");
+    Files.writeString(tokens, TOKEN + " acme\n");
+    builder.environment().put("BATON_HTTP_TOKENS_FILE", tokens.toString());
     Process process = builder.start();
     try {
       awaitStatus("http://localhost:" + port + "/readyz", 200, Duration.ofSeconds(90), process, log);
@@ -88,14 +95,16 @@ class RunCommandIT {
       assertThat(snapshot.get("snapshot_id").asText()).isEqualTo("acme/s-1/h1");
       assertThat(snapshot.get("turn_count").asLong()).isEqualTo(2);
 
-      HttpResponse<String> session = get("http://localhost:" + port + "/sessions/acme/s-1?to_agent=claude-opus");
+      assertThat(get("http://localhost:" + port + "/sessions/acme/s-1").statusCode()).isEqualTo(401);
+      HttpResponse<String> session = getAuthorized("http://localhost:" + port
+          + "/sessions/acme/s-1?to_agent=claude-opus");
       assertThat(session.statusCode()).as(session.body()).isEqualTo(200);
       JsonNode body = JSON.readTree(session.body());
       assertThat(body.at("/state/turn_count").asLong()).isEqualTo(2);
       assertThat(body.at("/state/remembered_handoff_ids").asInt()).isEqualTo(1);
       assertThat(body.at("/preview/to_agent").asText()).isEqualTo("claude-opus");
-      assertThat(get("http://localhost:" + port + "/sessions/acme/nobody").statusCode()).isEqualTo(404);
-      assertThat(get("http://localhost:" + port + "/sessions/acme/bad%2Fid").statusCode()).isEqualTo(400);
+      assertThat(getAuthorized("http://localhost:" + port + "/sessions/acme/nobody").statusCode()).isEqualTo(404);
+      assertThat(getAuthorized("http://localhost:" + port + "/sessions/acme/bad%2Fid").statusCode()).isEqualTo(400);
 
       HttpResponse<String> metrics = get("http://localhost:" + port + "/metrics");
       assertThat(metrics.statusCode()).isEqualTo(200);
@@ -147,6 +156,12 @@ class RunCommandIT {
   private HttpResponse<String> get(String url) throws IOException, InterruptedException {
     return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
         HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** With the test's bearer token for tenant acme. */
+  private HttpResponse<String> getAuthorized(String url) throws IOException, InterruptedException {
+    return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+        .header("Authorization", "Bearer " + TOKEN).GET().build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private static int freePort() throws IOException {

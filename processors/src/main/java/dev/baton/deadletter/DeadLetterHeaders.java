@@ -16,6 +16,8 @@ public final class DeadLetterHeaders {
     public static final String SOURCE_TOPIC = "baton.source.topic";
     public static final String SOURCE_PARTITION = "baton.source.partition";
     public static final String SOURCE_OFFSET = "baton.source.offset";
+    /** On a dead letter whose value was cut to its first {@link DeadLetters#EXCERPT_BYTES}: the original size. */
+    public static final String ORIGINAL_SIZE = "baton.error.original-size";
 
     /** Longer messages are cut: headers travel with every dead letter and must stay small. */
     static final int MAX_MESSAGE_CHARS = 1_000;

@@ -1,5 +1,9 @@
 package dev.baton.deadletter;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.apache.kafka.common.header.Headers;
+
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -23,7 +27,37 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  */
 public final class DeadLetters {
 
+    /** The most of an OVERSIZED record's value its dead letter carries (CONTRACT.md §4 "Bounded records"). */
+    public static final int EXCERPT_BYTES = 64 * 1024;
+
     private DeadLetters() {
+    }
+
+    /**
+     * The value a dead letter carries: an OVERSIZED record's first {@value #EXCERPT_BYTES} bytes, and so for any
+     * dead letter that would not fit {@code limit} whole (a record accepted under a larger limit), with the header
+     * {@link DeadLetterHeaders#ORIGINAL_SIZE} added to {@code headers}; otherwise the value as it is.
+     */
+    public static byte[] boundedValue(String code, byte[] key, byte[] value, Headers headers, long limit) {
+        if (value == null || value.length <= EXCERPT_BYTES) return value;
+        if (!ErrorCode.OVERSIZED.name().equals(code) && RecordLimit.sizeOf(key, value, headers) <= limit) return value;
+        headers.add(DeadLetterHeaders.ORIGINAL_SIZE, Integer.toString(value.length).getBytes(StandardCharsets.UTF_8));
+        return Arrays.copyOf(value, EXCERPT_BYTES);
+    }
+
+    /** A key is cut to {@value #EXCERPT_BYTES} too (a key is part of a record's size as much as its value). */
+    public static byte[] boundedKey(byte[] key) {
+        return key == null || key.length <= EXCERPT_BYTES ? key : Arrays.copyOf(key, EXCERPT_BYTES);
+    }
+
+    /** An exception handler's dead letter, bounded as {@link #boundedValue} says (code from its headers). */
+    public static ProducerRecord<byte[], byte[]> bounded(ProducerRecord<byte[], byte[]> dl, long limit) {
+        var codeHeader = dl.headers().lastHeader(DeadLetterHeaders.CODE);
+        String code = codeHeader == null ? "" : new String(codeHeader.value(), StandardCharsets.UTF_8);
+        byte[] value = boundedValue(code, dl.key(), dl.value(), dl.headers(), limit);
+        byte[] key = boundedKey(dl.key());
+        if (value == dl.value() && key == dl.key()) return dl;
+        return new ProducerRecord<>(dl.topic(), null, key, value, dl.headers());
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Snapshot;
+import dev.baton.engine.snapshot.SnapshotSize;
 import dev.baton.engine.state.HandoffOutcome;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
@@ -75,6 +76,8 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     private ProcessorContext<String, Object> context;
     /** Encoded bytes of the states the decoded-state cache may stand for, per processor (one per task). */
     static final long DECODED_CACHE_BYTES = 32L * 1024 * 1024;
+    /** Room kept in every record for its key, headers, the wire-format header and Kafka's record framing. */
+    public static final int RECORD_OVERHEAD_BYTES = 4 * 1024;
 
     private KeyValueStore<String, byte[]> sessions;
     /** Decoded states of busy sessions, checked against the stored bytes (see {@link DecodedStateCache}). */
@@ -188,7 +191,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
 
         // Render before storing or forwarding anything: a failure then leaves no half-applied record behind.
         List<Snapshot> snapshots = render(ev.tenantId(), ev.sessionId(), state, ready, policy);
-        byte[] encoded = SessionStateCodec.encode(state);
+        byte[] encoded = checkedState(key, SessionStateCodec.encode(state));
         sessions.put(key, encoded);
         decoded.keep(key, encoded, state);
         if (indexed()) timers.move(key, dueBefore, SessionTimerIndex.indexDue(state, policy));
@@ -216,7 +219,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         SessionState state = decoded.take(key, bytes);
         List<ReadyHandoff> ready = state.settleAll(policy);
         List<Snapshot> snapshots = render(ids.tenantId(), ids.sessionId(), state, ready, policy);
-        byte[] encoded = SessionStateCodec.encode(state);
+        byte[] encoded = checkedState(key, SessionStateCodec.encode(state));
         sessions.put(key, encoded);
         decoded.keep(key, encoded, state);
         forwardSnapshots(key, snapshots, record.timestamp());
@@ -251,7 +254,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
             provenance.delete(key);
             metrics.expiredSession();
         } else {
-            byte[] after = SessionStateCodec.encode(state);
+            byte[] after = checkedState(key, SessionStateCodec.encode(state));
             if (!Arrays.equals(before, after)) sessions.put(key, after);
             decoded.keep(key, after, state);
             long due = SessionTimerIndex.indexDue(state, policy);
@@ -269,11 +272,56 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         if (ready.isEmpty()) return List.of();
         List<Snapshot> out = new ArrayList<>(ready.size());
         for (ReadyHandoff handoff : ready) {
-            long start = System.nanoTime();
-            out.add(ContextEngine.render(tenantId, sessionId, state, handoff, policy, options.tokenizers()));
-            metrics.renderNanos(System.nanoTime() - start);
+            out.add(fitted(tenantId, sessionId, state, handoff, policy));
         }
         return out;
+    }
+
+    /**
+     * Renders the hand-off; while the snapshot's size bound ({@link SnapshotSize#of}) exceeds what a record may hold,
+     * renders it again with the transcript budget halved, as a hand-off's own {@code message_budget_chars} would
+     * lower it (the snapshot's markers say what was left out). The policy check keeps this for sessions of very many
+     * tiny messages, whose per-message overhead no policy bounds. Below the minimum budget the snapshot is returned
+     * as it is: the snapshot writer then finds it too large and dead-letters its record as INTERNAL.
+     */
+    private Snapshot fitted(String tenantId, String sessionId, SessionState state, ReadyHandoff handoff,
+                            Policy policy) {
+        long limit = (long) options.maxOutputBytes() - RECORD_OVERHEAD_BYTES;
+        Snapshot snapshot = timedRender(tenantId, sessionId, state, handoff, policy);
+        int budget = policy.transcriptBudgetFor(handoff.handoff().messageBudgetChars());
+        while (SnapshotSize.of(snapshot, options.encoding()) > limit && budget > policy.minTranscriptBudgetChars()) {
+            budget = Math.max(policy.minTranscriptBudgetChars(), budget / 2);
+            Handoff h = handoff.handoff();
+            Handoff lowered = new Handoff(h.handoffId(), h.fromAgent(), h.toAgent(), h.target(), h.brief(),
+                    h.asOfSeq(), budget);
+            LOG.warn("Snapshot of hand-off {} of session {}/{} may exceed {} bytes; rendered again with a transcript "
+                    + "budget of {} characters", h.handoffId(), tenantId, sessionId, options.maxOutputBytes(), budget);
+            snapshot = timedRender(tenantId, sessionId, state,
+                    new ReadyHandoff(lowered, handoff.occurredAtMillis(), handoff.pendingMissing()), policy);
+        }
+        return snapshot;
+    }
+
+    private Snapshot timedRender(String tenantId, String sessionId, SessionState state, ReadyHandoff handoff,
+                                 Policy policy) {
+        long start = System.nanoTime();
+        Snapshot snapshot = ContextEngine.render(tenantId, sessionId, state, handoff, policy, options.tokenizers());
+        metrics.renderNanos(System.nanoTime() - start);
+        return snapshot;
+    }
+
+    /**
+     * The state entry, when it fits {@code baton.max-output-bytes} with its key; otherwise a failure that leaves the
+     * stored state as it was and dead-letters the record as INTERNAL (a changelog record the broker would refuse
+     * would fail the transaction and stop the application).
+     */
+    private byte[] checkedState(String key, byte[] encoded) {
+        long size = (long) encoded.length + key.length() * 3L + RECORD_OVERHEAD_BYTES;
+        if (size > options.maxOutputBytes()) {
+            throw new IllegalStateException("the state of session " + key + " would take " + encoded.length
+                    + " bytes, more than baton.max-output-bytes (" + options.maxOutputBytes() + ") allows; not stored");
+        }
+        return encoded;
     }
 
     private void forwardSnapshots(String key, List<Snapshot> snapshots, long timestamp) {

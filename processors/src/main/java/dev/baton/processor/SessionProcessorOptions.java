@@ -3,6 +3,7 @@ package dev.baton.processor;
 import dev.baton.deadletter.DeadLetter;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.tokens.Tokenizers;
+import dev.baton.engine.snapshot.SnapshotSize;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -21,12 +22,16 @@ import java.util.Objects;
  * @param policyStore            name of the global tenant-policies store, or null when the topology has none
  * @param tokenizers             the encodings policies may name for token caps and counts (asked only by tenants
  *                               whose policy uses them)
+ * @param maxOutputBytes         {@code baton.max-output-bytes}: no snapshot or state entry may be larger; a snapshot
+ *                               whose size bound exceeds it is rendered again with a lower transcript budget, a
+ *                               state entry that exceeds it dead-letters its record as INTERNAL (nothing stored)
+ * @param encoding               the snapshots' format, for {@link SnapshotSize}
  */
 public record SessionProcessorOptions(String snapshotChild, String deadLetterChild, boolean wallClockPunctuation,
                                       Duration punctuateInterval, int maxSessionsPerPunctuation,
                                       Policy defaultPolicy, PolicyDecoder policyDecoder, String policyStore,
-                                      Tokenizers tokenizers) {
-    /** Options with the JTokkit tokenizers. */
+                                      Tokenizers tokenizers, int maxOutputBytes, SnapshotSize.Encoding encoding) {
+    /** Options with the JTokkit tokenizers and no output limit (tests of the processor alone). */
     public SessionProcessorOptions(String snapshotChild, String deadLetterChild, boolean wallClockPunctuation,
                                    Duration punctuateInterval, int maxSessionsPerPunctuation, Policy defaultPolicy,
                                    PolicyDecoder policyDecoder, String policyStore) {
@@ -34,8 +39,18 @@ public record SessionProcessorOptions(String snapshotChild, String deadLetterChi
                 defaultPolicy, policyDecoder, policyStore, JTokkitTokenizers.shared());
     }
 
+    /** No output limit. */
+    public SessionProcessorOptions(String snapshotChild, String deadLetterChild, boolean wallClockPunctuation,
+                                   Duration punctuateInterval, int maxSessionsPerPunctuation, Policy defaultPolicy,
+                                   PolicyDecoder policyDecoder, String policyStore, Tokenizers tokenizers) {
+        this(snapshotChild, deadLetterChild, wallClockPunctuation, punctuateInterval, maxSessionsPerPunctuation,
+                defaultPolicy, policyDecoder, policyStore, tokenizers, Integer.MAX_VALUE, SnapshotSize.Encoding.JSON);
+    }
+
     public SessionProcessorOptions {
         Objects.requireNonNull(tokenizers);
+        Objects.requireNonNull(encoding);
+        if (maxOutputBytes < 1) throw new IllegalArgumentException("maxOutputBytes must be >= 1: " + maxOutputBytes);
         Objects.requireNonNull(snapshotChild);
         Objects.requireNonNull(deadLetterChild);
         Objects.requireNonNull(punctuateInterval);

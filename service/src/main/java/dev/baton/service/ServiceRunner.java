@@ -18,6 +18,7 @@ import dev.baton.app.AppFailure;
 import dev.baton.app.BatonVersion;
 import dev.baton.app.ExitCodes;
 import dev.baton.app.StreamsApp;
+import dev.baton.app.TopicLimits;
 import dev.baton.config.BatonConfig;
 import dev.baton.config.ConfigLoader;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -78,9 +79,21 @@ public final class ServiceRunner {
         .meterFilter(MetricFilters.withoutProcessId());
     AtomicReference<StreamsApp> app = new AtomicReference<>();
     AtomicReference<SessionQuery> sessions = new AtomicReference<>();
-    HttpEndpoints http = new HttpEndpoints(config.httpPort(),
+    TenantTokens tokens = null;
+    if (config.httpTokensFile().isPresent()) {
+      try {
+        tokens = new TenantTokens(config.httpTokensFile().get());
+      } catch (IOException | IllegalArgumentException e) {
+        throw new AppFailure(ExitCodes.USAGE, "cannot read " + BatonConfig.HTTP_TOKENS_FILE + ": " + e.getMessage());
+      }
+      LOG.info("Session queries need one of the {} bearer tokens of {}", tokens.size(), config.httpTokensFile().get());
+    } else {
+      LOG.warn("No {} is configured: /sessions queries are refused (401)", BatonConfig.HTTP_TOKENS_FILE);
+    }
+    HttpEndpoints http = new HttpEndpoints(new HttpEndpoints.Settings(config.httpBindAddress(), config.httpPort(),
+        config.httpMaxUrlChars(), config.httpMaxConcurrentQueries()),
         () -> app.get() == null ? KafkaStreams.State.CREATED : app.get().state(), metrics,
-        sessions::get);
+        () -> sessions.get() == null ? null : sessions.get()::query, tokens);
     http.start();
 
     // interactive queries between instances: where this one answers (the HTTP port, once bound)
@@ -91,6 +104,14 @@ public final class ServiceRunner {
     }
     HostInfo self = HostInfo.buildFromEndpoint(config.get(StreamsConfig.APPLICATION_SERVER_CONFIG));
 
+    // every topic Baton writes to must take a record of baton.max-output-bytes (no poison pill)
+    try {
+      TopicLimits.check(config, Duration.ofSeconds(15));
+    } catch (AppFailure e) {
+      http.close();
+      metrics.close();
+      throw e;
+    }
     StreamsApp streams = new StreamsApp(config);
     app.set(streams);
     new KafkaStreamsMetrics(streams.streams()).bindTo(metrics);

@@ -94,7 +94,14 @@ final class SessionQuery {
     this.codecs = BatonCodecs.forConfig(config);
   }
 
-  Answer query(String tenantId, String sessionId, Map<String, String> params, boolean forwarded) {
+  /**
+   * @param forwarded     the request came from another instance (never forwarded again: no loops). A client that
+   *                      sets the header itself gains nothing: every instance checks the bearer token itself, and
+   *                      where a request is forwarded to comes only from Kafka Streams' metadata
+   * @param authorization the request's Authorization header, passed on when the request is forwarded
+   */
+  Answer query(String tenantId, String sessionId, Map<String, String> params, boolean forwarded,
+      String authorization) {
     if (SessionKey.ifValid(tenantId, sessionId).isEmpty()) {
       return Answer.error(400, "tenant and session must be ids (1–128 characters of [A-Za-z0-9._:-])");
     }
@@ -112,7 +119,7 @@ final class SessionQuery {
       if (forwarded) {
         return Answer.error(503, "the owner of this session moved; retry shortly");
       }
-      return forward(owner.activeHost(), tenantId, sessionId, params);
+      return forward(owner.activeHost(), tenantId, sessionId, params, authorization);
     }
     return local(tenantId, sessionId, key, params);
   }
@@ -201,15 +208,20 @@ final class SessionQuery {
     return policies.forTenant(tenantId);
   }
 
-  private Answer forward(HostInfo owner, String tenantId, String sessionId, Map<String, String> params) {
+  private Answer forward(HostInfo owner, String tenantId, String sessionId, Map<String, String> params,
+      String authorization) {
     String query = params.entrySet().stream()
         .map(e -> enc(e.getKey()) + "=" + enc(e.getValue()))
         .collect(Collectors.joining("&"));
     URI uri = URI.create("http://" + owner.host() + ":" + owner.port() + "/sessions/" + enc(tenantId) + "/"
         + enc(sessionId) + (query.isEmpty() ? "" : "?" + query));
     try {
-      HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
-          .header(FORWARDED_HEADER, "1").GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+      HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
+          .header(FORWARDED_HEADER, "1").GET();
+      if (authorization != null) {
+        request.header("Authorization", authorization); // the owner checks the token again
+      }
+      HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
       return new Answer(response.statusCode(),
           response.headers().firstValue("Content-Type").orElse("application/json"), response.body());
     } catch (IOException e) {

@@ -1,6 +1,9 @@
 package dev.baton.config;
 
 import dev.baton.engine.policy.Policy;
+import dev.baton.engine.snapshot.SnapshotSize;
+import dev.baton.serde.RegistryOptions;
+import dev.baton.processor.SessionContextProcessor;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -53,7 +56,25 @@ public final class BatonConfig {
     public static final String PUNCTUATE_WALL_CLOCK = "baton.punctuate.wall-clock";
     public static final String PUNCTUATE_MAX_SESSIONS = "baton.punctuate.max-sessions";
     public static final String HTTP_PORT = "baton.http.port";
+    public static final String HTTP_BIND_ADDRESS = "baton.http.bind-address";
+    public static final String HTTP_TOKENS_FILE = "baton.http.tokens-file";
+    public static final String HTTP_MAX_URL_CHARS = "baton.http.max-url-chars";
+    public static final String HTTP_MAX_CONCURRENT_QUERIES = "baton.http.max-concurrent-queries";
     public static final String POLICY_PREFIX = "baton.policy.";
+    public static final String MAX_OUTPUT_BYTES = "baton.max-output-bytes";
+    public static final String REGISTRY_BASIC_AUTH = "baton.schema-registry.basic-auth-user-info";
+    public static final String REGISTRY_BEARER_TOKEN = "baton.schema-registry.bearer-token";
+    public static final String REGISTRY_TRUSTSTORE = "baton.schema-registry.ssl.truststore.location";
+    public static final String REGISTRY_TRUSTSTORE_PASSWORD = "baton.schema-registry.ssl.truststore.password";
+    public static final String REGISTRY_TRUSTSTORE_TYPE = "baton.schema-registry.ssl.truststore.type";
+    public static final String REGISTRY_AUTO_REGISTER = "baton.schema-registry.auto-register";
+    /** Settings whose values are secrets: never printed (see {@link #printable}). */
+    public static final Set<String> SECRETS = Set.of(REGISTRY_BASIC_AUTH, REGISTRY_BEARER_TOKEN,
+            REGISTRY_TRUSTSTORE_PASSWORD);
+    /** The changelog topics' {@code max.message.bytes} as Kafka Streams sets it (prefix {@code topic.}). */
+    public static final String CHANGELOG_MAX_MESSAGE_BYTES = StreamsConfig.TOPIC_PREFIX + "max.message.bytes";
+    /** The most of an OVERSIZED record's value its dead letter carries. */
+    public static final int OVERSIZED_EXCERPT_BYTES = 64 * 1024;
     /** Policy keys of Baton's own extensions (issue 11: token caps and counts), not the contract's. */
     public static final Set<String> BATON_POLICY_EXTENSIONS = Set.of(POLICY_PREFIX + "transcript_budget_tokens",
             POLICY_PREFIX + "transcript_budget_encoding", POLICY_PREFIX + "token_count_encodings");
@@ -157,6 +178,67 @@ public final class BatonConfig {
 
     public int httpPort() {
         return Integer.parseInt(values.get(HTTP_PORT));
+    }
+
+    /** {@code baton.max-output-bytes}: no record Baton writes is larger (as the producer measures it). */
+    public int maxOutputBytes() {
+        return Integer.parseInt(values.get(MAX_OUTPUT_BYTES));
+    }
+
+    /** The snapshots' format as {@link SnapshotSize} measures it. */
+    public SnapshotSize.Encoding snapshotEncoding() {
+        return format() == Format.AVRO ? SnapshotSize.Encoding.AVRO : SnapshotSize.Encoding.JSON;
+    }
+
+    /**
+     * Why a snapshot under {@code policy} cannot fit a record of {@code maxOutputBytes}, or null when it can: its
+     * {@link SnapshotSize#policyBound policy bound} plus the record's overhead must fit.
+     */
+    public static String policyDoesNotFit(Policy policy, SnapshotSize.Encoding encoding, int maxOutputBytes) {
+        long bound = SnapshotSize.policyBound(policy, encoding) + SessionContextProcessor.RECORD_OVERHEAD_BYTES;
+        if (bound <= maxOutputBytes) return null;
+        return "a snapshot under this policy can take up to " + bound + " bytes in " + encoding
+                + " (transcript budget " + policy.maxTranscriptBudget() + " characters × " + encoding.bytesPerChar
+                + " bytes, brick, framing, retention lists; see docs/operations.md), more than "
+                + MAX_OUTPUT_BYTES + " (" + maxOutputBytes + ")";
+    }
+
+    public String httpBindAddress() {
+        return values.get(HTTP_BIND_ADDRESS);
+    }
+
+    /** The bearer tokens file of session queries, or empty: then every session query is refused. */
+    public Optional<Path> httpTokensFile() {
+        String f = values.get(HTTP_TOKENS_FILE);
+        return f == null || f.isBlank() ? Optional.empty() : Optional.of(Path.of(f));
+    }
+
+    /** How to reach the schema registry beyond its URL ({@code baton.schema-registry.*}). */
+    public RegistryOptions registryOptions() {
+        String store = values.get(REGISTRY_TRUSTSTORE);
+        return new RegistryOptions(values.get(REGISTRY_BASIC_AUTH), values.get(REGISTRY_BEARER_TOKEN),
+                store == null || store.isBlank() ? null : Path.of(store), values.get(REGISTRY_TRUSTSTORE_PASSWORD),
+                values.get(REGISTRY_TRUSTSTORE_TYPE), Boolean.parseBoolean(values.get(REGISTRY_AUTO_REGISTER)));
+    }
+
+    /**
+     * {@code value} of {@code key} as it may be printed: {@code [hidden]} for Baton's secrets and for Kafka settings
+     * that hold one ({@code *.password}, {@code sasl.jaas.config}, ...), a URL's user info as {@code ***}.
+     */
+    public static String printable(String key, String value) {
+        if (value == null) return null;
+        String k = key.toLowerCase(Locale.ROOT);
+        if (SECRETS.contains(key) || k.contains("password") || k.contains("jaas") || k.contains("secret")
+                || k.endsWith(".token") || k.contains("credentials") || k.endsWith("user.info")) return "[hidden]";
+        return RegistryOptions.redact(value);
+    }
+
+    public int httpMaxUrlChars() {
+        return Integer.parseInt(values.get(HTTP_MAX_URL_CHARS));
+    }
+
+    public int httpMaxConcurrentQueries() {
+        return Integer.parseInt(values.get(HTTP_MAX_CONCURRENT_QUERIES));
     }
 
     public String applicationId() {
@@ -302,16 +384,55 @@ public final class BatonConfig {
                 o.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG,
                         "built-in default (= " + DEAD_LETTERS_TOPIC + ")");
             }
+            // Every record fits baton.max-output-bytes: the producer and the changelog topics accept that much.
+            String max = v.get(MAX_OUTPUT_BYTES);
+            for (String k : List.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, CHANGELOG_MAX_MESSAGE_BYTES)) {
+                if (!explicit.contains(k)) {
+                    v.put(k, max);
+                    o.put(k, "built-in default (= " + MAX_OUTPUT_BYTES + ")");
+                }
+            }
             validate(v, o);
             BatonConfig config = new BatonConfig(v, o);
-            List<String> unknown = dev.baton.ingest.TenantPolicyDecoder.unknownEncodings(config.defaultPolicy());
+            validateLimits(config);
+            return config;
+        }
+
+        private static void validateLimits(BatonConfig c) {
+            int max = c.maxOutputBytes();
+            for (String k : List.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, CHANGELOG_MAX_MESSAGE_BYTES)) {
+                long given;
+                try {
+                    given = Long.parseLong(c.get(k).trim());
+                } catch (NumberFormatException e) {
+                    throw new BatonConfigException(k + "=" + c.get(k) + " (from " + c.origin(k) + ") is not a number");
+                }
+                if (given < max) {
+                    throw new BatonConfigException("contradictory settings: " + k + "=" + given + " (from "
+                            + c.origin(k) + ") is smaller than " + MAX_OUTPUT_BYTES + "=" + max + " (from "
+                            + c.origin(MAX_OUTPUT_BYTES) + "): a record Baton may write would be refused; leave "
+                            + k + " unset (it follows " + MAX_OUTPUT_BYTES + ") or lower " + MAX_OUTPUT_BYTES);
+                }
+            }
+            Policy defaults;
+            try {
+                defaults = c.defaultPolicy();
+            } catch (RuntimeException e) {
+                throw new BatonConfigException("invalid default policy (baton.policy.*): " + e.getMessage(), e);
+            }
+            String tooLarge = policyDoesNotFit(defaults, c.snapshotEncoding(), max);
+            if (tooLarge != null) {
+                throw new BatonConfigException("the default policy (baton.policy.*) is refused: " + tooLarge
+                        + " (from " + c.origin(MAX_OUTPUT_BYTES) + "); lower baton.policy.transcript_budget_chars or "
+                        + "raise " + MAX_OUTPUT_BYTES);
+            }
+            List<String> unknown = dev.baton.ingest.TenantPolicyDecoder.unknownEncodings(defaults);
             if (!unknown.isEmpty()) {
                 throw new BatonConfigException("unknown token encoding(s) " + String.join(", ", unknown) + " in "
                         + POLICY_PREFIX + "transcript_budget_encoding or " + POLICY_PREFIX
                         + "token_count_encodings; expected one of "
                         + String.join(", ", dev.baton.processor.JTokkitTokenizers.shared().encodings()));
             }
-            return config;
         }
 
         private void validate(Map<String, String> v, Map<String, String> o) {
@@ -366,6 +487,19 @@ public final class BatonConfig {
                         "Value format of all topics: Avro in the Confluent wire format, or JSON."),
                 Setting.string(SCHEMA_REGISTRY_URL, null,
                         "Confluent-compatible schema registry base URL (mock://NAME: in-memory). Required for avro."),
+                Setting.string(REGISTRY_BASIC_AUTH, "",
+                        "`USER:PASSWORD` for the registry's HTTP basic auth (like Confluent's basic.auth.user.info); "
+                                + "secret, never printed."),
+                Setting.string(REGISTRY_BEARER_TOKEN, "",
+                        "A bearer token for the registry (Authorization: Bearer); secret, never printed."),
+                Setting.string(REGISTRY_TRUSTSTORE, "",
+                        "Trust store for the registry's TLS certificate (empty: the JVM's default trust)."),
+                Setting.string(REGISTRY_TRUSTSTORE_PASSWORD, "", "Its password; secret, never printed."),
+                Setting.string(REGISTRY_TRUSTSTORE_TYPE, "PKCS12", "Its type: PKCS12 or JKS."),
+                Setting.bool(REGISTRY_AUTO_REGISTER, "true",
+                        "false: never register a schema; write with the one already registered under the subject "
+                                + "(its latest version when it is Baton's schema), for registries that forbid "
+                                + "auto-registration."),
                 Setting.longValue(PUNCTUATE_INTERVAL_MS, "1000", 1,
                         "How often the wall-clock punctuator visits the sessions with something due."),
                 Setting.bool(PUNCTUATE_WALL_CLOCK, "true",
@@ -375,6 +509,22 @@ public final class BatonConfig {
                         "At most this many sessions are visited per punctuation; the rest wait for the next one."),
                 Setting.integer(HTTP_PORT, "8080", 0, 65535,
                         "Port of the HTTP endpoints of `baton run` (health, metrics, queries); 0: any free port."),
+                Setting.string(HTTP_BIND_ADDRESS, "127.0.0.1",
+                        "Address the HTTP endpoints listen on: loopback by default; 0.0.0.0 in a container (the "
+                                + "image, docker-compose.yml and deploy/ set it) so that probes and peers reach it."),
+                Setting.string(HTTP_TOKENS_FILE, "",
+                        "File of bearer tokens for /sessions queries, one `TOKEN TENANT[,TENANT...]` (or `TOKEN *`) "
+                                + "per line, e.g. a mounted Secret; read again when it changes. Empty: every session "
+                                + "query is refused (401)."),
+                Setting.integer(HTTP_MAX_URL_CHARS, "2048", 64, 65536,
+                        "Longer request URIs are answered 414."),
+                Setting.integer(HTTP_MAX_CONCURRENT_QUERIES, "4", 1, 1024,
+                        "Session queries rendered at once (as many more wait); past that 503 at once. Health, "
+                                + "readiness and metrics never wait behind them."),
+                Setting.integer(MAX_OUTPUT_BYTES, Integer.toString(8 * 1024 * 1024), 256 * 1024, Integer.MAX_VALUE,
+                        "No record Baton writes (snapshot, dead letter, state entry) is larger; the producer's "
+                                + "max.request.size and the changelogs' max.message.bytes follow it, and `run` refuses "
+                                + "to start against output topics with a smaller max.message.bytes."),
                 Setting.string(StreamsConfig.APPLICATION_ID_CONFIG, "baton",
                         "Kafka Streams application id (consumer group, prefix of internal topics)."),
                 Setting.string(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092", "Kafka brokers."),
@@ -386,6 +536,16 @@ public final class BatonConfig {
                                 + "1 for a single broker (embedded, tests)."),
                 Setting.integer(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "1", 0, Integer.MAX_VALUE,
                         "Warm copies of each task's state on other instances (fast fail-over)."),
+                Setting.integer(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "6000", 1, Integer.MAX_VALUE,
+                        "Consumer session timeout: an instance that stops without leaving the group (kill -9, a lost "
+                                + "node) gives up its partitions after this long (Kafka's default is 45 s). With a "
+                                + "standby replica its partitions resume on a survivor within 15 s; see "
+                                + "docs/operations.md."),
+                Setting.integer(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "1500", 1, Integer.MAX_VALUE,
+                        "Consumer heartbeat interval (a quarter of the session timeout)."),
+                Setting.integer(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "6000", 1, Integer.MAX_VALUE,
+                        "Exactly-once: a transaction left open by an instance that died is aborted after this long, "
+                                + "and read_committed readers wait for it (Kafka Streams' default is 10 s)."),
                 Setting.longValue(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100", 1,
                         "Commit interval; 100 ms is Kafka's exactly-once default (output latency)."),
                 Setting.integer(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1", 1, Integer.MAX_VALUE,

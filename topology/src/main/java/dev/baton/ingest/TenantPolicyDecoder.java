@@ -1,5 +1,8 @@
 package dev.baton.ingest;
 
+import dev.baton.config.BatonConfig;
+import dev.baton.engine.snapshot.SnapshotSize;
+
 import dev.baton.avro.TenantPolicy;
 import dev.baton.engine.model.Identifiers;
 import dev.baton.engine.policy.Policy;
@@ -54,18 +57,29 @@ public final class TenantPolicyDecoder {
 
     private final ConfluentAvroCodec<TenantPolicy> avro; // null for JSON
     private final Policy base;
+    /** A policy whose snapshots cannot fit this many bytes is INVALID ({@link BatonConfig#policyDoesNotFit}). */
+    private final int maxOutputBytes;
 
-    private TenantPolicyDecoder(ConfluentAvroCodec<TenantPolicy> avro, Policy base) {
+    private TenantPolicyDecoder(ConfluentAvroCodec<TenantPolicy> avro, Policy base, int maxOutputBytes) {
         this.avro = avro;
         this.base = base;
+        this.maxOutputBytes = maxOutputBytes;
+    }
+
+    /**
+     * This decoder, also refusing (INVALID) a policy whose snapshots cannot fit a record of {@code maxOutputBytes}
+     * ({@code baton.max-output-bytes}, CONTRACT.md §4 "Bounded records"): the tenant keeps its last good policy.
+     */
+    public TenantPolicyDecoder withMaxOutputBytes(int maxOutputBytes) {
+        return new TenantPolicyDecoder(avro, base, maxOutputBytes);
     }
 
     public static TenantPolicyDecoder avro(SchemaRegistryClient registry, Policy base) {
-        return new TenantPolicyDecoder(new ConfluentAvroCodec<>(registry, TenantPolicy.class), base);
+        return new TenantPolicyDecoder(new ConfluentAvroCodec<>(registry, TenantPolicy.class), base, Integer.MAX_VALUE);
     }
 
     public static TenantPolicyDecoder json(Policy base) {
-        return new TenantPolicyDecoder(null, base);
+        return new TenantPolicyDecoder(null, base, Integer.MAX_VALUE);
     }
 
     /** {@code avro} or {@code json}. */
@@ -97,11 +111,18 @@ public final class TenantPolicyDecoder {
             return new Result(Kind.INVALID, keyText, null, "key " + Excerpt.quote(keyText) + " is not the tenant_id "
                     + Excerpt.quote(record.getTenantId()));
         }
+        Policy policy;
         try {
-            return new Result(Kind.VALID, record.getTenantId(), toPolicy(record, base), null);
+            policy = toPolicy(record, base);
         } catch (IllegalArgumentException e) {
             return new Result(Kind.INVALID, record.getTenantId(), null, e.getMessage());
         }
+        String tooLarge = BatonConfig.policyDoesNotFit(policy,
+                avro != null ? SnapshotSize.Encoding.AVRO : SnapshotSize.Encoding.JSON, maxOutputBytes);
+        if (tooLarge != null) {
+            return new Result(Kind.INVALID, record.getTenantId(), null, "invalid tenant policy: " + tooLarge);
+        }
+        return new Result(Kind.VALID, record.getTenantId(), policy, null);
     }
 
     /**

@@ -1,5 +1,13 @@
 package dev.baton.serde;
 
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.apache.avro.SchemaNormalization;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -42,6 +50,7 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final List<Endpoint> endpoints;
+    private final RegistryOptions options;
     private final HttpClient http;
     private final Duration requestTimeout;
     private final Map<String, Integer> idCache = new ConcurrentHashMap<>();
@@ -55,12 +64,36 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     }
 
     public HttpSchemaRegistryClient(String urls, Duration connectTimeout, Duration requestTimeout) {
-        this.endpoints = parseEndpoints(urls);
-        this.requestTimeout = requestTimeout;
-        this.http = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
+        this(urls, connectTimeout, requestTimeout, RegistryOptions.DEFAULTS);
     }
 
-    private static List<Endpoint> parseEndpoints(String urls) {
+    /** With authentication, a trust store and auto-registration as {@code options} say. */
+    public HttpSchemaRegistryClient(String urls, Duration connectTimeout, Duration requestTimeout,
+                                    RegistryOptions options) {
+        this.options = options;
+        this.endpoints = parseEndpoints(urls, options);
+        this.requestTimeout = requestTimeout;
+        HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(connectTimeout);
+        if (options.trustStore() != null) b.sslContext(sslContext(options));
+        this.http = b.build();
+    }
+
+    private static SSLContext sslContext(RegistryOptions options) {
+        try (InputStream in = Files.newInputStream(options.trustStore())) {
+            KeyStore store = KeyStore.getInstance(options.trustStoreType());
+            store.load(in, options.trustStorePassword() == null ? null : options.trustStorePassword().toCharArray());
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(store);
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(null, tmf.getTrustManagers(), null);
+            return ctx;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalArgumentException("cannot read the schema registry trust store " + options.trustStore()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static List<Endpoint> parseEndpoints(String urls, RegistryOptions options) {
         List<Endpoint> result = new ArrayList<>();
         for (String raw : urls.split(",")) {
             String url = raw.trim();
@@ -69,14 +102,22 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
             try {
                 uri = URI.create(url);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("invalid schema registry URL '" + url + "': " + e.getMessage(), e);
+                // the message of URI's exception quotes the URL: neither is printed, it may hold credentials
+                throw new IllegalArgumentException("invalid schema registry URL '" + RegistryOptions.redact(url)
+                        + "': not a URI (at index " + indexOf(e) + ")");
             }
             if (uri.getScheme() == null || uri.getHost() == null
                     || !(uri.getScheme().equalsIgnoreCase("http") || uri.getScheme().equalsIgnoreCase("https"))) {
-                throw new IllegalArgumentException("invalid schema registry URL '" + url + "': expected http(s)://HOST[:PORT][/path]");
+                throw new IllegalArgumentException("invalid schema registry URL '" + RegistryOptions.redact(url)
+                        + "': expected http(s)://HOST[:PORT][/path]");
             }
             String authorization = null;
-            if (uri.getRawUserInfo() != null) {
+            if (options.bearerToken() != null) {
+                authorization = "Bearer " + options.bearerToken();
+            } else if (options.basicAuthUserInfo() != null) {
+                authorization = "Basic " + Base64.getEncoder().encodeToString(
+                        options.basicAuthUserInfo().getBytes(StandardCharsets.UTF_8));
+            } else if (uri.getRawUserInfo() != null) {
                 String userInfo = URLDecoder.decode(uri.getRawUserInfo(), StandardCharsets.UTF_8);
                 authorization = "Basic " + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8));
             }
@@ -89,6 +130,10 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         return List.copyOf(result);
     }
 
+    private static String indexOf(IllegalArgumentException e) {
+        return e.getCause() instanceof java.net.URISyntaxException s ? Integer.toString(s.getIndex()) : "?";
+    }
+
     @Override
     public int register(String subject, Schema schema) {
         String schemaText = schema.toString();
@@ -96,6 +141,12 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         Integer cached = idCache.get(cacheKey);
         if (cached != null) return cached;
 
+        if (!options.autoRegister()) {
+            int id = registered(subject, schema);
+            idCache.put(cacheKey, id);
+            schemaCache.putIfAbsent(id, schema);
+            return id;
+        }
         ObjectNode body = JSON.createObjectNode();
         body.put("schema", schemaText);
         String path = "/subjects/" + encodePathSegment(subject) + "/versions";
@@ -108,6 +159,49 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         idCache.put(cacheKey, value);
         schemaCache.putIfAbsent(value, schema);
         return value;
+    }
+
+    /**
+     * Auto-registration off: the id of {@code schema} as already registered under {@code subject}: the latest version
+     * when it is this schema, else the version that is ({@code POST /subjects/{subject}}, a lookup that registers
+     * nothing). A subject without it is an error that says so.
+     */
+    private int registered(String subject, Schema schema) {
+        String subjectPath = "/subjects/" + encodePathSegment(subject);
+        JsonNode latest = send("GET", subjectPath + "/versions/latest", null,
+                "read the latest schema of subject '" + subject + "' (auto-registration is off)", -1);
+        JsonNode latestId = latest.get("id");
+        JsonNode latestText = latest.get("schema");
+        if (latestId != null && latestId.canConvertToInt() && latestText != null && latestText.isTextual()) {
+            try {
+                Schema latestSchema = new Schema.Parser().parse(latestText.asText());
+                if (SchemaNormalization.parsingFingerprint64(latestSchema)
+                        == SchemaNormalization.parsingFingerprint64(schema)) {
+                    return latestId.intValue();
+                }
+            } catch (SchemaParseException ignored) {
+                // not Avro, or not parseable: look the exact schema up below
+            }
+        }
+        ObjectNode body = JSON.createObjectNode();
+        body.put("schema", schema.toString());
+        JsonNode found;
+        try {
+            found = send("POST", subjectPath, body.toString(),
+                    "look up Baton's schema under subject '" + subject + "' (auto-registration is off)", -1);
+        } catch (SchemaRegistryUnavailableException e) {
+            throw e;
+        } catch (SchemaRegistryException e) {
+            throw new SchemaRegistryException("auto-registration is off and Baton's schema is not registered under "
+                    + "subject '" + subject + "' (its latest version is another schema); register it, or turn "
+                    + "baton.schema-registry.auto-register on: " + e.getMessage(), e.httpStatus(), e.errorCode(), e);
+        }
+        JsonNode id = found.get("id");
+        if (id == null || !id.canConvertToInt()) {
+            throw new SchemaRegistryException("schema registry answered POST " + subjectPath + " without an id: "
+                    + clip(found.toString()));
+        }
+        return id.intValue();
     }
 
     @Override

@@ -15,6 +15,11 @@ public final class SchemaRegistries {
     }
 
     public static SchemaRegistryClient forUrl(String url) {
+        return forUrl(url, RegistryOptions.DEFAULTS);
+    }
+
+    /** With authentication, trust store and auto-registration from {@code options} (HTTP registries only). */
+    public static SchemaRegistryClient forUrl(String url, RegistryOptions options) {
         if (url == null || url.isBlank()) {
             throw new IllegalArgumentException("a schema registry URL is required (http(s)://HOST:PORT[/path] or mock://NAME)");
         }
@@ -26,9 +31,10 @@ public final class SchemaRegistries {
             return MockSchemaRegistry.forScope(scope);
         }
         if (lower.startsWith("http://") || lower.startsWith("https://")) {
-            return new HttpSchemaRegistryClient(trimmed);
+            return new HttpSchemaRegistryClient(trimmed, java.time.Duration.ofSeconds(5),
+                    java.time.Duration.ofSeconds(30), options);
         }
-        throw new IllegalArgumentException("unsupported schema registry URL '" + trimmed
+        throw new IllegalArgumentException("unsupported schema registry URL '" + RegistryOptions.redact(trimmed)
                 + "': expected http(s)://HOST:PORT[/path] or mock://NAME");
     }
 }

@@ -29,11 +29,13 @@ public record BatonCodecs(SessionEventDecoder events, SnapshotEncoder snapshots,
     public static BatonCodecs forConfig(BatonConfig config) {
         String format = config.format().name();
         SchemaRegistryClient registry = config.format() == BatonConfig.Format.AVRO
-                ? SchemaRegistries.forUrl(config.schemaRegistryUrl().orElseThrow()) : null;
+                ? SchemaRegistries.forUrl(config.schemaRegistryUrl().orElseThrow(),
+                config.registryOptions()) : null;
         Policy defaults = config.defaultPolicy();
         return new BatonCodecs(SessionEventDecoder.forFormat(format, registry, defaults.maxRecordBytes()),
                 SnapshotEncoder.forFormat(format, registry),
-                policyDecoder(TenantPolicyDecoder.forFormat(format, registry, defaults)));
+                policyDecoder(TenantPolicyDecoder.forFormat(format, registry, defaults)
+                        .withMaxOutputBytes(config.maxOutputBytes())));
     }
 
     /** Adapts the serde's TenantPolicyDecoder to the processor's {@link PolicyDecoder} contract. */

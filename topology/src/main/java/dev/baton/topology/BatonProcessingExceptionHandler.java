@@ -2,6 +2,7 @@ package dev.baton.topology;
 
 import dev.baton.deadletter.DeadLetters;
 import dev.baton.deadletter.ErrorCode;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
@@ -26,10 +27,22 @@ public class BatonProcessingExceptionHandler implements ProcessingExceptionHandl
     private static final Logger LOG = LoggerFactory.getLogger(BatonProcessingExceptionHandler.class);
     private String deadLetterTopic;
 
+    private long maxRequestSize = 1024 * 1024;
+
     @Override
     public void configure(Map<String, ?> configs) {
+        maxRequestSize = maxRequestSize(configs);
         Object topic = configs.get(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG);
         deadLetterTopic = topic == null ? null : topic.toString();
+    }
+
+    static long maxRequestSize(Map<String, ?> configs) {
+        Object v = configs.get(org.apache.kafka.clients.producer.ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        try {
+            return v == null ? 1024 * 1024 : Long.parseLong(v.toString().trim());
+        } catch (NumberFormatException e) {
+            return 1024 * 1024;
+        }
     }
 
     @Override
@@ -42,7 +55,7 @@ public class BatonProcessingExceptionHandler implements ProcessingExceptionHandl
         LOG.error("Unexpected failure in {} on {}-{}@{}; dead-lettered as INTERNAL", context.processorNodeId(),
                 context.topic(), context.partition(), context.offset(), exception);
         if (deadLetterTopic == null) return Response.resume();
-        return Response.resume(List.of(DeadLetters.fromErrorContext(deadLetterTopic, context, ErrorCode.INTERNAL,
-                "in " + context.processorNodeId() + ": " + exception)));
+        return Response.resume(List.of(DeadLetters.bounded(DeadLetters.fromErrorContext(deadLetterTopic, context,
+                ErrorCode.INTERNAL, "in " + context.processorNodeId() + ": " + exception), maxRequestSize)));
     }
 }

@@ -26,8 +26,11 @@ public class BatonProductionExceptionHandler implements ProductionExceptionHandl
     private static final Logger LOG = LoggerFactory.getLogger(BatonProductionExceptionHandler.class);
     private String deadLetterTopic;
 
+    private long maxRequestSize = 1024 * 1024;
+
     @Override
     public void configure(Map<String, ?> configs) {
+        maxRequestSize = BatonProcessingExceptionHandler.maxRequestSize(configs);
         Object topic = configs.get(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG);
         deadLetterTopic = topic == null ? null : topic.toString();
     }
@@ -53,7 +56,7 @@ public class BatonProductionExceptionHandler implements ProductionExceptionHandl
                 context.topic(), context.partition(), context.offset(), message);
         // never answer a failed dead letter with another dead letter
         if (deadLetterTopic == null || deadLetterTopic.equals(record.topic())) return Response.resume();
-        return Response.resume(List.of(DeadLetters.fromErrorContext(deadLetterTopic, context, ErrorCode.INTERNAL,
-                message)));
+        return Response.resume(List.of(DeadLetters.bounded(DeadLetters.fromErrorContext(deadLetterTopic, context,
+                ErrorCode.INTERNAL, message), maxRequestSize)));
     }
 }

@@ -2,6 +2,7 @@ package dev.baton.topology;
 
 import dev.baton.config.BatonConfig;
 import dev.baton.processor.SessionContextProcessor;
+import dev.baton.processor.JTokkitTokenizers;
 import dev.baton.processor.SessionProcessorOptions;
 import dev.baton.processor.SessionProvenance;
 import dev.baton.processor.TenantPolicyStoreUpdater;
@@ -77,7 +78,8 @@ public final class BatonTopology {
         String policyStore = config.tenantPoliciesTopic().isPresent() ? SessionContextProcessor.POLICY_STORE : null;
         SessionProcessorOptions options = new SessionProcessorOptions(SNAPSHOT_WRITER, DEAD_LETTER_WRITER,
                 config.wallClockPunctuation(), config.punctuateInterval(), config.maxSessionsPerPunctuation(),
-                config.defaultPolicy(), codecs.policies(), policyStore);
+                config.defaultPolicy(), codecs.policies(), policyStore, JTokkitTokenizers.shared(),
+                config.maxOutputBytes(), config.snapshotEncoding());
 
         topology.addSource(SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
                 config.sessionEventsTopic());
@@ -88,10 +90,10 @@ public final class BatonTopology {
         topology.addStateStore(SessionContextProcessor.timerStoreBuilder(), SESSION);
         topology.addStateStore(SessionProvenance.storeBuilder(), SESSION);
         topology.addProcessor(SNAPSHOT_WRITER, () -> new SnapshotWriter(codecs.snapshots(),
-                config.contextSnapshotsTopic()), SESSION);
+                config.contextSnapshotsTopic(), config.maxOutputBytes()), SESSION);
         topology.addSink(SNAPSHOT_SINK, config.contextSnapshotsTopic(), new ByteArraySerializer(),
                 new ByteArraySerializer(), SNAPSHOT_WRITER);
-        topology.addProcessor(DEAD_LETTER_WRITER, DeadLetterWriter::new, DECODE, SESSION);
+        topology.addProcessor(DEAD_LETTER_WRITER, () -> new DeadLetterWriter(config.maxOutputBytes()), DECODE, SESSION);
         topology.addSink(DEAD_LETTER_SINK, config.deadLettersTopic(), new ByteArraySerializer(),
                 new ByteArraySerializer(), DEAD_LETTER_WRITER);
 

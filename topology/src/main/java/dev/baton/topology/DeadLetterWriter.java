@@ -2,8 +2,10 @@ package dev.baton.topology;
 
 import dev.baton.deadletter.DeadLetter;
 import dev.baton.deadletter.DeadLetterHeaders;
+import dev.baton.deadletter.DeadLetters;
 import dev.baton.deadletter.ErrorCode;
 import dev.baton.processor.BatonMetrics;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -14,8 +16,18 @@ import org.apache.kafka.streams.processor.api.Record;
  * counted ({@code dead-letters-total} per code).
  */
 public final class DeadLetterWriter implements Processor<String, DeadLetter, byte[], byte[]> {
+    private final int maxOutputBytes;
     private ProcessorContext<byte[], byte[]> context;
     private BatonMetrics metrics;
+
+    public DeadLetterWriter() {
+        this(Integer.MAX_VALUE);
+    }
+
+    /** @param maxOutputBytes {@code baton.max-output-bytes} */
+    public DeadLetterWriter(int maxOutputBytes) {
+        this.maxOutputBytes = maxOutputBytes;
+    }
 
     @Override
     public void init(ProcessorContext<byte[], byte[]> context) {
@@ -26,7 +38,10 @@ public final class DeadLetterWriter implements Processor<String, DeadLetter, byt
     @Override
     public void process(Record<String, DeadLetter> record) {
         DeadLetter dl = record.value();
-        context.forward(new Record<>(dl.key(), dl.value(), record.timestamp(), DeadLetterHeaders.of(dl)));
+        Headers headers = DeadLetterHeaders.of(dl);
+        byte[] value = DeadLetters.boundedValue(dl.code(), dl.key(), dl.value(), headers, maxOutputBytes);
+        byte[] key = DeadLetters.boundedKey(dl.key());
+        context.forward(new Record<>(key, value, record.timestamp(), headers));
         metrics.deadLetter(codeOf(dl.code()));
     }
 

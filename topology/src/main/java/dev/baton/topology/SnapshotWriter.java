@@ -1,6 +1,7 @@
 package dev.baton.topology;
 
 import dev.baton.egress.SnapshotEncoder;
+import dev.baton.deadletter.RecordLimit;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.processor.DependencyUnavailableException;
 import dev.baton.serde.SchemaRegistryUnavailableException;
@@ -12,17 +13,25 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Encodes a snapshot for the snapshots topic: key {@code tenant/session} as UTF-8, value via the
- * {@link SnapshotEncoder} (Avro or JSON). An encoding failure is not caught here: it reaches the processing
+ * {@link SnapshotEncoder} (Avro or JSON). A snapshot larger than {@code baton.max-output-bytes} is not sent
+ * ({@link RecordTooLargeForLimitException}). An encoding failure is not caught here: it reaches the processing
  * exception handler ({@link BatonProcessingExceptionHandler}), which dead-letters the input record and continues.
  */
 public final class SnapshotWriter implements Processor<String, Snapshot, byte[], byte[]> {
     private final SnapshotEncoder encoder;
     private final String topic;
+    private final int maxOutputBytes;
     private ProcessorContext<byte[], byte[]> context;
 
     public SnapshotWriter(SnapshotEncoder encoder, String topic) {
+        this(encoder, topic, Integer.MAX_VALUE);
+    }
+
+    /** @param maxOutputBytes {@code baton.max-output-bytes}: a larger snapshot is not sent (see {@link RecordLimit}) */
+    public SnapshotWriter(SnapshotEncoder encoder, String topic, int maxOutputBytes) {
         this.encoder = encoder;
         this.topic = topic;
+        this.maxOutputBytes = maxOutputBytes;
     }
 
     @Override
@@ -38,6 +47,13 @@ public final class SnapshotWriter implements Processor<String, Snapshot, byte[],
         } catch (SchemaRegistryUnavailableException e) {
             throw new DependencyUnavailableException("schema registry unavailable while encoding a snapshot", e);
         }
-        context.forward(record.withKey(record.key().getBytes(StandardCharsets.UTF_8)).withValue(value));
+        byte[] key = record.key().getBytes(StandardCharsets.UTF_8);
+        long size = RecordLimit.sizeOf(key, value, record.headers());
+        if (size > maxOutputBytes) {
+            // not sent: the processing exception handler dead-letters the input record as INTERNAL
+            throw new RecordTooLargeForLimitException("the snapshot " + record.value().snapshotId() + " of " + record.key()
+                    + " takes " + size + " bytes, more than baton.max-output-bytes (" + maxOutputBytes + "); not sent");
+        }
+        context.forward(record.withKey(key).withValue(value));
     }
 }

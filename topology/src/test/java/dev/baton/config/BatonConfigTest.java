@@ -158,4 +158,38 @@ class BatonConfigTest {
             assertThat(text).as("docs/configuration.md lists " + s.key()).contains("`" + s.key() + "`");
         }
     }
+
+    @Test
+    void shouldSetTheProducerAndChangelogLimitsToTheMaxOutputBytes() {
+        BatonConfig c = BatonConfig.of(java.util.Map.of(BatonConfig.FORMAT, "json"));
+        assertThat(c.maxOutputBytes()).isEqualTo(8 * 1024 * 1024);
+        assertThat(c.toStreamsProperties()).containsEntry("max.request.size", "8388608")
+                .containsEntry("topic.max.message.bytes", "8388608");
+        BatonConfig larger = BatonConfig.of(java.util.Map.of(BatonConfig.FORMAT, "json",
+                BatonConfig.MAX_OUTPUT_BYTES, "16777216"));
+        assertThat(larger.toStreamsProperties()).containsEntry("max.request.size", "16777216");
+    }
+
+    @Test
+    void shouldRefuseAProducerLimitBelowTheMaxOutputBytes() {
+        assertThatThrownBy(() -> BatonConfig.of(java.util.Map.of(BatonConfig.FORMAT, "json",
+                "max.request.size", "1048576")))
+                .isInstanceOf(BatonConfigException.class)
+                .hasMessageContaining("max.request.size=1048576").hasMessageContaining(BatonConfig.MAX_OUTPUT_BYTES);
+    }
+
+    @Test
+    void shouldRefuseADefaultPolicyWhoseSnapshotsCannotFit() {
+        assertThatThrownBy(() -> BatonConfig.of(java.util.Map.of(BatonConfig.FORMAT, "json",
+                "baton.policy.transcript_budget_chars", "2000000")))
+                .isInstanceOf(BatonConfigException.class)
+                .hasMessageContaining("default policy").hasMessageContaining(BatonConfig.MAX_OUTPUT_BYTES);
+        assertThatThrownBy(() -> BatonConfig.of(java.util.Map.of(BatonConfig.FORMAT, "json",
+                BatonConfig.MAX_OUTPUT_BYTES, "1048576")))
+                .isInstanceOf(BatonConfigException.class).hasMessageContaining("default policy");
+        // the same budget fits when the limit is raised
+        assertThat(BatonConfig.of(java.util.Map.of(BatonConfig.FORMAT, "json",
+                "baton.policy.transcript_budget_chars", "2000000", BatonConfig.MAX_OUTPUT_BYTES, "33554432"))
+                .defaultPolicy().transcriptBudgetChars()).isEqualTo(2_000_000);
+    }
 }
