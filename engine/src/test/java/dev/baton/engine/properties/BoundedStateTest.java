@@ -7,7 +7,7 @@ import dev.baton.engine.model.ToolStep;
 import dev.baton.engine.model.Turn;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.state.SessionState;
-import dev.baton.engine.state.SessionStateCodec;
+import dev.baton.engine.state.StateStorage;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -80,7 +80,7 @@ class BoundedStateTest {
         for (long seq = 0; next < checkpoints.length; seq++) {
             state.offerTurn(gen.apply(r, seq), POLICY, 0L);
             if (seq + 1 == checkpoints[next]) {
-                sizes.put(checkpoints[next], SessionStateCodec.encode(state).length);
+                sizes.put(checkpoints[next], StateStorage.InMemory.of(state).dump().length);
                 next++;
             }
         }
