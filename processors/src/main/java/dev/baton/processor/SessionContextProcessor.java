@@ -1,16 +1,13 @@
 package dev.baton.processor;
 
 import dev.baton.engine.ContextEngine;
-import dev.baton.engine.model.Handoff;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.state.HandoffOutcome;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
-import dev.baton.engine.state.SessionStateCodec;
 import dev.baton.engine.state.TurnOutcome;
 import org.apache.kafka.common.errors.RetriableException;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.Cancellable;
@@ -28,41 +25,37 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The stateful heart of the topology: keeps one {@link SessionState} per session in the RocksDB store
- * {@value #SESSION_STORE} (key {@code tenant/session}, value {@link SessionStateCodec} bytes, changelogged), applies
- * each decoded event to it and forwards a {@link Snapshot} for every hand-off that becomes ready.
+ * The stateful heart of the topology: applies each decoded event to its session's state and forwards a
+ * {@link Snapshot} for every hand-off that becomes ready. Sessions are kept by a {@link SessionRepository} (a small
+ * skeleton per session and one stored entry per turn, so an event writes its own size plus the skeleton), with a
+ * decoded-state cache and the timer index.
  *
- * <p>Per event: load the state (or start empty), {@code touch(now)}, then
- * <ul>
- *   <li>Turn: {@code offerTurn}; APPLIED/HELD count as applied, DUPLICATE is counted, LATE_TURN is dead-lettered with
- *       the record's original bytes; hand-offs released by the turn are rendered;</li>
- *   <li>Handoff: {@code offerHandoff}; DUPLICATE is counted, READY (and older waiting hand-offs pushed out by the
- *       waiting bound) are rendered, PARKED waits;</li>
- *   <li>Closed: {@code close(now)}.</li>
- * </ul>
- * and the state is stored back. The whole record is handled atomically: the snapshots are rendered before anything is
- * stored or forwarded, so an unexpected failure leaves the stored state as it was and dead-letters the record with
- * {@link ErrorCode#INTERNAL} (logged once per record) instead of killing the application.
+ * <p>Every {@link Arrival} goes through one step, {@link #step}: load the session → apply (turn: {@code offerTurn},
+ * APPLIED/HELD count as applied, DUPLICATE is counted, LATE_TURN is dead-lettered with the record's original bytes;
+ * hand-off: {@code offerHandoff}, DUPLICATE counted, READY rendered, PARKED waits; Closed: {@code close}; settle:
+ * {@code settleAll}; wall clock: {@code onWallClock}) → render the ready hand-offs → store (or delete an expired
+ * session) → forward the {@link Departure}s. The snapshots are rendered before anything is stored or forwarded, so an
+ * unexpected failure leaves the stored state as it was and dead-letters the record with {@link ErrorCode#INTERNAL}
+ * (logged once per record) instead of killing the application.
  *
  * <p>A record with header {@value #CONTROL_HEADER} = {@value #SETTLE} (value ignored) is the backfill's end-of-input
- * signal for its session: every held gap is settled and every waiting hand-off released at once
- * ({@code settleAll}), without waiting for the wall clock.
+ * signal for its session: every held gap is settled and every waiting hand-off released at once, without waiting
+ * for the wall clock.
  *
  * <p>With wall-clock punctuation on, a punctuator runs every {@code punctuateInterval} and visits only the sessions
- * that the timer index ({@link SessionTimerIndex}, store {@value #TIMER_STORE}) says have something due: it calls
- * {@code onWallClock}, renders what is released, and deletes sessions that {@code expired}. Backfill mode turns
- * punctuation off; closed sessions then keep their state until the end.
+ * that the timer index ({@link SessionTimerIndex}, store {@value #TIMER_STORE}) says have something due, and deletes
+ * sessions that {@code expired}. Backfill mode turns punctuation off; closed sessions then keep their state until the
+ * end.
  *
  * <p>"Now" is always {@code context.currentSystemTimeMs()} (wall clock): gap holds, hand-off waits, grace and TTL
  * are measured in processing time, not event time. Snapshots themselves never depend on it (R10).
  */
 public final class SessionContextProcessor implements Processor<String, InboundEvent, String, Object> {
-    public static final String SESSION_STORE = "baton-session-state";
+    public static final String SESSION_STORE = SessionRepository.SKELETON_STORE;
     public static final String TIMER_STORE = "baton-session-timers";
     public static final String POLICY_STORE = "baton-tenant-policies";
     public static final String CONTROL_HEADER = "baton.control";
@@ -72,12 +65,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
 
     private final SessionProcessorOptions options;
     private ProcessorContext<String, Object> context;
-    /** Encoded bytes of the states the decoded-state cache may stand for, per processor (one per task). */
-    static final long DECODED_CACHE_BYTES = 32L * 1024 * 1024;
-
-    private KeyValueStore<String, byte[]> sessions;
-    /** Decoded states of busy sessions, checked against the stored bytes (see {@link DecodedStateCache}). */
-    private final DecodedStateCache decoded = new DecodedStateCache(DECODED_CACHE_BYTES);
+    private SessionRepository sessions;
     private SessionTimerIndex timers;
     private TenantPolicies policies;
     private BatonMetrics metrics;
@@ -87,10 +75,15 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         this.options = options;
     }
 
-    /** The persistent, changelogged session store (String key, SessionStateCodec bytes). */
+    /** The persistent, changelogged session skeleton store (String key, {@code StateFormat} bytes). */
     public static StoreBuilder<KeyValueStore<String, byte[]>> sessionStoreBuilder() {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SESSION_STORE), Serdes.String(),
-                Serdes.ByteArray()).withLoggingEnabled(Map.of()).withCachingEnabled();
+        return SessionRepository.skeletonStoreBuilder();
+    }
+
+    /** Every store the processor needs besides the tenant policies: skeletons, entries, hand-off ids, timers. */
+    public static List<StoreBuilder<?>> storeBuilders() {
+        return List.of(SessionRepository.skeletonStoreBuilder(), SessionRepository.entryStoreBuilder(),
+                SessionRepository.handoffIdStoreBuilder(), timerStoreBuilder());
     }
 
     /** The persistent, changelogged timer index (see {@link SessionTimerIndex}). */
@@ -102,8 +95,9 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
-        this.sessions = context.getStateStore(SESSION_STORE);
-        decoded.clear();
+        this.sessions = new SessionRepository(context.getStateStore(SessionRepository.SKELETON_STORE),
+                context.getStateStore(SessionRepository.ENTRY_STORE),
+                context.getStateStore(SessionRepository.HANDOFF_ID_STORE), options.decodedCacheBytes());
         this.timers = new SessionTimerIndex(context.getStateStore(TIMER_STORE));
         ReadOnlyKeyValueStore<String, byte[]> policyStore =
                 options.policyStore() == null ? null : context.getStateStore(options.policyStore());
@@ -117,95 +111,102 @@ public final class SessionContextProcessor implements Processor<String, InboundE
 
     @Override
     public void process(Record<String, InboundEvent> record) {
+        InboundEvent ev = record.value();
         try {
-            Header control = record.headers().lastHeader(CONTROL_HEADER);
-            if (control != null) settle(record);
-            else handle(record);
+            boolean settle = record.headers().lastHeader(CONTROL_HEADER) != null;
+            String key = settle ? record.key() : ev.sessionKey();
+            Arrival arrival = settle ? new Arrival.Settle() : ev.arrival();
+            forward(record, key, step(key, arrival, context.currentSystemTimeMs(), ev), record.timestamp());
         } catch (RetriableException e) {
             throw e; // e.g. the schema registry is unreachable: fail the task and retry, never dead-letter
         } catch (RuntimeException e) {
             LOG.error("Unexpected failure on record of session {} ({}); dead-lettered as INTERNAL", record.key(),
                     sourceOf(), e);
-            InboundEvent ev = record.value();
             byte[] key = ev != null ? ev.rawKey() : utf8(record.key());
             byte[] value = ev != null ? ev.rawValue() : null;
-            deadLetter(record, key, value, ErrorCode.INTERNAL, e.getClass().getSimpleName() + ": " + e.getMessage());
+            forward(record, record.key(), List.of(new Departure.DeadLetterOut(ErrorCode.INTERNAL,
+                    e.getClass().getSimpleName() + ": " + e.getMessage(), key, value)), record.timestamp());
         }
     }
 
-    private void handle(Record<String, InboundEvent> record) {
-        InboundEvent ev = record.value();
-        long now = context.currentSystemTimeMs();
-        String key = ev.sessionKey();
-        Policy policy = policies.forTenant(ev.tenantId());
-        byte[] stored = sessions.get(key);
-        SessionState state = decoded.take(key, stored);
-        long dueBefore = indexed() && stored != null ? SessionTimerIndex.indexDue(state, policy)
+    /**
+     * The one step of a session: load → apply {@code arrival} → render → store (or delete) → what leaves. Settle and
+     * wall-clock visits of a session without state do nothing. {@code ev} is the input event (null for settle and
+     * wall clock), for the raw bytes of a dead letter.
+     */
+    List<Departure> step(String key, Arrival arrival, long now, InboundEvent ev) {
+        SessionKeys ids = SessionKeys.split(key);
+        Policy policy = policies.forTenant(ids.tenantId());
+        SessionRepository.Loaded loaded = sessions.load(key);
+        if (!arrival.fromInput() && !loaded.existed()) return List.of();
+        SessionState state = loaded.state();
+        long dueBefore = indexed() && loaded.existed() && arrival.fromInput() ? SessionTimerIndex.indexDue(state, policy)
                 : SessionTimerIndex.NEVER;
-        // A session past its grace/TTL that the punctuator has not reached yet behaves as if it had been deleted.
-        if (indexed() && stored != null && state.expired(now, policy)) {
-            metrics.expiredSession();
-            state = SessionState.empty();
+        if (arrival.fromInput()) {
+            // A session past its grace/TTL that the punctuator has not reached yet behaves as if it had been deleted.
+            if (indexed() && loaded.existed() && state.expired(now, policy)) {
+                metrics.expiredSession();
+                loaded = sessions.restart(loaded);
+                state = loaded.state();
+            }
+            state.touch(now);
         }
-        state.touch(now);
 
-        List<ReadyHandoff> ready = new ArrayList<>();
+        List<ReadyHandoff> ready = List.of();
         Runnable count = () -> { };
-        boolean late = false;
-        if (ev.turn() != null) {
-            TurnOutcome outcome = state.offerTurn(ev.turn(), policy, now);
-            ready.addAll(outcome.released());
+        Departure late = null;
+        if (arrival instanceof Arrival.TurnArrived t) {
+            TurnOutcome outcome = state.offerTurn(t.turn(), policy, now);
+            ready = outcome.released();
             switch (outcome.kind()) {
                 case APPLIED, HELD -> count = metrics::appliedTurn;
                 case DUPLICATE -> count = metrics::duplicateTurn;
-                case LATE_TURN -> late = true;
+                case LATE_TURN -> late = new Departure.DeadLetterOut(ErrorCode.LATE_TURN,
+                        "turn seq " + t.turn().seq() + " arrived after it was recorded missing", ev.rawKey(),
+                        ev.rawValue());
             }
-        } else if (ev.handoff() != null) {
-            Handoff handoff = ev.handoff();
-            HandoffOutcome outcome = state.offerHandoff(handoff, ev.occurredAtMillis(), policy, now);
-            ready.addAll(outcome.ready());
+        } else if (arrival instanceof Arrival.HandoffArrived h) {
+            HandoffOutcome outcome = state.offerHandoff(h.handoff(), h.occurredAtMillis(), policy, now);
+            ready = outcome.ready();
             switch (outcome.kind()) {
                 case DUPLICATE -> count = metrics::duplicateHandoff;
                 case PARKED -> count = metrics::parkedHandoff;
                 case READY -> { }
             }
-        } else if (ev.closed()) {
+        } else if (arrival instanceof Arrival.Closed) {
             state.close(now);
+        } else if (arrival instanceof Arrival.Settle) {
+            ready = state.settleAll(policy);
+        } else if (arrival instanceof Arrival.WallClock) {
+            ready = state.onWallClock(now, policy);
         }
 
         // Render before storing or forwarding anything: a failure then leaves no half-applied record behind.
-        List<Snapshot> snapshots = render(ev.tenantId(), ev.sessionId(), state, ready, policy);
-        byte[] encoded = SessionStateCodec.encode(state);
-        sessions.put(key, encoded);
-        decoded.keep(key, encoded, state);
-        if (indexed()) timers.move(key, dueBefore, SessionTimerIndex.indexDue(state, policy));
-        count.run();
-        forwardSnapshots(key, snapshots, record.timestamp());
-        if (late) {
-            deadLetter(record, ev.rawKey(), ev.rawValue(), ErrorCode.LATE_TURN,
-                    "turn seq " + ev.turn().seq() + " arrived after it was recorded missing");
+        List<Departure> out = new ArrayList<>(ready.size() + 1);
+        for (Snapshot s : render(ids.tenantId(), ids.sessionId(), state, ready, policy)) out.add(new Departure.SnapshotOut(s));
+        if (arrival instanceof Arrival.WallClock && state.expired(now, policy)) {
+            sessions.delete(key);
+            metrics.expiredSession();
+        } else {
+            sessions.store(loaded, state);
+            if (arrival instanceof Arrival.WallClock) {
+                long due = SessionTimerIndex.indexDue(state, policy);
+                // onWallClock handled everything due by now; should the state still claim otherwise, look again at
+                // the next punctuation rather than on every scan of this one.
+                if (due <= now) due = now + options.punctuateInterval().toMillis();
+                timers.move(key, SessionTimerIndex.NEVER, due);
+            } else if (indexed() && arrival.fromInput()) {
+                timers.move(key, dueBefore, SessionTimerIndex.indexDue(state, policy));
+            }
         }
+        count.run();
+        if (late != null) out.add(late);
+        return out;
     }
 
     /** With wall-clock punctuation off (backfill) nothing is ever due, so the timer index is not kept. */
     private boolean indexed() {
         return options.wallClockPunctuation();
-    }
-
-    /** The backfill's end-of-input signal for one session: settle every gap and waiting hand-off now. */
-    private void settle(Record<String, InboundEvent> record) {
-        String key = record.key();
-        byte[] bytes = sessions.get(key);
-        if (bytes == null) return; // nothing was ever applied for this session: nothing to settle
-        String[] ids = splitKey(key);
-        Policy policy = policies.forTenant(ids[0]);
-        SessionState state = decoded.take(key, bytes);
-        List<ReadyHandoff> ready = state.settleAll(policy);
-        List<Snapshot> snapshots = render(ids[0], ids[1], state, ready, policy);
-        byte[] encoded = SessionStateCodec.encode(state);
-        sessions.put(key, encoded);
-        decoded.keep(key, encoded, state);
-        forwardSnapshots(key, snapshots, record.timestamp());
     }
 
     /**
@@ -215,7 +216,8 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     void punctuate(long now) {
         for (String key : timers.takeDue(now, options.maxSessionsPerPunctuation())) {
             try {
-                visit(key, now);
+                // Punctuation has no input record: the snapshot's timestamp is the wall clock of its release.
+                forward(null, key, step(key, new Arrival.WallClock(), now, null), now);
             } catch (RetriableException e) {
                 throw e;
             } catch (RuntimeException e) {
@@ -223,31 +225,6 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 LOG.error("Wall-clock visit of session {} failed; skipped until its next event", key, e);
             }
         }
-    }
-
-    private void visit(String key, long now) {
-        byte[] before = sessions.get(key);
-        if (before == null) return; // a left-over entry of a deleted session
-        String[] ids = splitKey(key);
-        Policy policy = policies.forTenant(ids[0]);
-        SessionState state = decoded.take(key, before);
-        List<ReadyHandoff> ready = state.onWallClock(now, policy);
-        List<Snapshot> snapshots = render(ids[0], ids[1], state, ready, policy);
-        if (state.expired(now, policy)) {
-            sessions.delete(key);
-            metrics.expiredSession();
-        } else {
-            byte[] after = SessionStateCodec.encode(state);
-            if (!Arrays.equals(before, after)) sessions.put(key, after);
-            decoded.keep(key, after, state);
-            long due = SessionTimerIndex.indexDue(state, policy);
-            // onWallClock handled everything due by now; should the state still claim otherwise, look again at the
-            // next punctuation rather than on every scan of this one.
-            if (due <= now) due = now + options.punctuateInterval().toMillis();
-            timers.move(key, SessionTimerIndex.NEVER, due);
-        }
-        // Punctuation has no input record: the snapshot's timestamp is the wall clock of its release.
-        forwardSnapshots(key, snapshots, now);
     }
 
     private List<Snapshot> render(String tenantId, String sessionId, SessionState state, List<ReadyHandoff> ready,
@@ -262,32 +239,35 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         return out;
     }
 
-    private void forwardSnapshots(String key, List<Snapshot> snapshots, long timestamp) {
-        for (Snapshot snapshot : snapshots) {
-            // fresh headers: the input's headers (e.g. baton.control) do not belong on the output
-            context.forward(new Record<String, Object>(key, snapshot, timestamp, new RecordHeaders()),
-                    options.snapshotChild());
-            metrics.snapshotEmitted();
+    private void forward(Record<String, InboundEvent> record, String key, List<Departure> out, long timestamp) {
+        for (Departure d : out) {
+            if (d instanceof Departure.SnapshotOut s) {
+                // fresh headers: the input's headers (e.g. baton.control) do not belong on the output
+                context.forward(new Record<String, Object>(key, s.snapshot(), timestamp, new RecordHeaders()),
+                        options.snapshotChild());
+                metrics.snapshotEmitted();
+            } else if (d instanceof Departure.DeadLetterOut dl) {
+                RecordMetadata meta = context.recordMetadata().orElse(null);
+                DeadLetter letter = new DeadLetter(dl.key(), dl.value(), dl.code().name(), dl.message(),
+                        meta == null ? null : meta.topic(), meta == null ? -1 : meta.partition(),
+                        meta == null ? -1L : meta.offset());
+                context.forward(new Record<String, Object>(record == null ? key : record.key(), letter, timestamp,
+                        new RecordHeaders()), options.deadLetterChild());
+            }
         }
-    }
-
-    private void deadLetter(Record<String, InboundEvent> record, byte[] key, byte[] value, ErrorCode code,
-                            String message) {
-        RecordMetadata meta = context.recordMetadata().orElse(null);
-        DeadLetter dl = new DeadLetter(key, value, code.name(), message, meta == null ? null : meta.topic(),
-                meta == null ? -1 : meta.partition(), meta == null ? -1L : meta.offset());
-        context.forward(new Record<String, Object>(record.key(), dl, record.timestamp(), new RecordHeaders()),
-                options.deadLetterChild());
     }
 
     private String sourceOf() {
         return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
     }
 
-    private static String[] splitKey(String key) {
-        int slash = key.indexOf('/');
-        if (slash < 0) throw new IllegalArgumentException("session key without '/': " + key);
-        return new String[]{key.substring(0, slash), key.substring(slash + 1)};
+    /** A session key's two ids. */
+    record SessionKeys(String tenantId, String sessionId) {
+        static SessionKeys split(String key) {
+            int slash = key.indexOf('/');
+            if (slash < 0) throw new IllegalArgumentException("session key without '/': " + key);
+            return new SessionKeys(key.substring(0, slash), key.substring(slash + 1));
+        }
     }
 
     private static byte[] utf8(String s) {

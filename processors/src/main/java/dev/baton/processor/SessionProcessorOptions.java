@@ -17,11 +17,25 @@ import java.util.Objects;
  * @param defaultPolicy          policy of tenants without a TenantPolicy record
  * @param policyDecoder          reads TenantPolicy bytes
  * @param policyStore            name of the global tenant-policies store, or null when the topology has none
+ * @param decodedCacheBytes      bound of the decoded-state cache of one stream task, in bytes (skeleton plus the
+ *                               approximate size of the turns a cached state holds); 0 turns the cache off
  */
 public record SessionProcessorOptions(String snapshotChild, String deadLetterChild, boolean wallClockPunctuation,
                                       Duration punctuateInterval, int maxSessionsPerPunctuation,
-                                      Policy defaultPolicy, PolicyDecoder policyDecoder, String policyStore) {
+                                      Policy defaultPolicy, PolicyDecoder policyDecoder, String policyStore,
+                                      long decodedCacheBytes) {
+    /** The decoded-state cache's default bound per stream task. */
+    public static final long DEFAULT_DECODED_CACHE_BYTES = 32L * 1024 * 1024;
+
+    public SessionProcessorOptions(String snapshotChild, String deadLetterChild, boolean wallClockPunctuation,
+                                   Duration punctuateInterval, int maxSessionsPerPunctuation, Policy defaultPolicy,
+                                   PolicyDecoder policyDecoder, String policyStore) {
+        this(snapshotChild, deadLetterChild, wallClockPunctuation, punctuateInterval, maxSessionsPerPunctuation,
+                defaultPolicy, policyDecoder, policyStore, DEFAULT_DECODED_CACHE_BYTES);
+    }
+
     public SessionProcessorOptions {
+        if (decodedCacheBytes < 0) throw new IllegalArgumentException("decodedCacheBytes must be >= 0");
         Objects.requireNonNull(snapshotChild);
         Objects.requireNonNull(deadLetterChild);
         Objects.requireNonNull(punctuateInterval);

@@ -55,6 +55,7 @@ public final class BatonConfig {
     public static final String PUNCTUATE_WALL_CLOCK = "baton.punctuate.wall-clock";
     public static final String PUNCTUATE_MAX_SESSIONS = "baton.punctuate.max-sessions";
     public static final String HTTP_PORT = "baton.http.port";
+    public static final String STATE_CACHE_MAX_BYTES = "baton.state.cache.max.bytes";
     public static final String POLICY_PREFIX = "baton.policy.";
 
     /** Variables with the BATON_ prefix that are not settings (read by the launcher or as the file's path). */
@@ -152,6 +153,11 @@ public final class BatonConfig {
 
     public int maxSessionsPerPunctuation() {
         return Integer.parseInt(values.get(PUNCTUATE_MAX_SESSIONS));
+    }
+
+    /** Bound of the decoded-state cache per stream task, in bytes. */
+    public long stateCacheMaxBytes() {
+        return Long.parseLong(values.get(STATE_CACHE_MAX_BYTES));
     }
 
     public int httpPort() {
@@ -361,6 +367,9 @@ public final class BatonConfig {
                                 + "by control records; closed sessions keep their state."),
                 Setting.integer(PUNCTUATE_MAX_SESSIONS, "10000", 1, Integer.MAX_VALUE,
                         "At most this many sessions are visited per punctuation; the rest wait for the next one."),
+                Setting.longValue(STATE_CACHE_MAX_BYTES, "33554432", 0,
+                        "Bound of the decoded-session-state cache of each stream task, in bytes (busy sessions are not "
+                                + "read back from their stored turns on every event); 0: no cache."),
                 Setting.integer(HTTP_PORT, "8080", 0, 65535,
                         "Port of the HTTP endpoints of `baton run` (health, metrics, queries); 0: any free port."),
                 Setting.string(StreamsConfig.APPLICATION_ID_CONFIG, "baton",

@@ -56,15 +56,14 @@ public final class BatonTopology {
         String policyStore = config.tenantPoliciesTopic().isPresent() ? SessionContextProcessor.POLICY_STORE : null;
         SessionProcessorOptions options = new SessionProcessorOptions(SNAPSHOT_WRITER, DEAD_LETTER_WRITER,
                 config.wallClockPunctuation(), config.punctuateInterval(), config.maxSessionsPerPunctuation(),
-                config.defaultPolicy(), codecs.policies(), policyStore);
+                config.defaultPolicy(), codecs.policies(), policyStore, config.stateCacheMaxBytes());
 
         topology.addSource(SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
                 config.sessionEventsTopic());
         topology.addProcessor(DECODE, () -> new DecodeProcessor(codecs.events(), SESSION, DEAD_LETTER_WRITER),
                 SOURCE);
         topology.addProcessor(SESSION, () -> new SessionContextProcessor(options), DECODE);
-        topology.addStateStore(SessionContextProcessor.sessionStoreBuilder(), SESSION);
-        topology.addStateStore(SessionContextProcessor.timerStoreBuilder(), SESSION);
+        for (var store : SessionContextProcessor.storeBuilders()) topology.addStateStore(store, SESSION);
         topology.addProcessor(SNAPSHOT_WRITER, () -> new SnapshotWriter(codecs.snapshots(),
                 config.contextSnapshotsTopic()), SESSION);
         topology.addSink(SNAPSHOT_SINK, config.contextSnapshotsTopic(), new ByteArraySerializer(),
