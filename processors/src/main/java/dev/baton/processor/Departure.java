@@ -1,5 +1,6 @@
 package dev.baton.processor;
 
+import dev.baton.deadletter.ErrorCode;
 import dev.baton.engine.snapshot.Snapshot;
 
 /** What leaves a session's step: a snapshot for a ready hand-off, or a dead letter for the record. */

@@ -1,13 +1,15 @@
 package dev.baton.processor;
 
+import dev.baton.deadletter.DeadLetters;
+import dev.baton.deadletter.ErrorCode;
 import dev.baton.engine.ContextEngine;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.state.HandoffOutcome;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
 import dev.baton.engine.state.TurnOutcome;
-import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.Cancellable;
@@ -15,7 +17,6 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -116,15 +117,15 @@ public final class SessionContextProcessor implements Processor<String, InboundE
             boolean settle = record.headers().lastHeader(CONTROL_HEADER) != null;
             String key = settle ? record.key() : ev.sessionKey();
             Arrival arrival = settle ? new Arrival.Settle() : ev.arrival();
-            forward(record, key, step(key, arrival, context.currentSystemTimeMs(), ev), record.timestamp());
-        } catch (RetriableException e) {
-            throw e; // e.g. the schema registry is unreachable: fail the task and retry, never dead-letter
+            forward(key, step(key, arrival, context.currentSystemTimeMs(), ev), record.timestamp());
         } catch (RuntimeException e) {
+            // e.g. the schema registry is unreachable: fail the task and retry, never dead-letter
+            if (DeadLetters.isTransient(e)) throw e;
             LOG.error("Unexpected failure on record of session {} ({}); dead-lettered as INTERNAL", record.key(),
                     sourceOf(), e);
             byte[] key = ev != null ? ev.rawKey() : utf8(record.key());
             byte[] value = ev != null ? ev.rawValue() : null;
-            forward(record, record.key(), List.of(new Departure.DeadLetterOut(ErrorCode.INTERNAL,
+            forward(record.key(), List.of(new Departure.DeadLetterOut(ErrorCode.INTERNAL,
                     e.getClass().getSimpleName() + ": " + e.getMessage(), key, value)), record.timestamp());
         }
     }
@@ -135,7 +136,8 @@ public final class SessionContextProcessor implements Processor<String, InboundE
      * wall clock), for the raw bytes of a dead letter.
      */
     List<Departure> step(String key, Arrival arrival, long now, InboundEvent ev) {
-        SessionKeys ids = SessionKeys.split(key);
+        SessionKey ids = SessionKey.parse(key)
+                .orElseThrow(() -> new IllegalArgumentException("not a session key: " + key));
         Policy policy = policies.forTenant(ids.tenantId());
         SessionRepository.Loaded loaded = sessions.load(key);
         if (!arrival.fromInput() && !loaded.existed()) return List.of();
@@ -217,10 +219,9 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         for (String key : timers.takeDue(now, options.maxSessionsPerPunctuation())) {
             try {
                 // Punctuation has no input record: the snapshot's timestamp is the wall clock of its release.
-                forward(null, key, step(key, new Arrival.WallClock(), now, null), now);
-            } catch (RetriableException e) {
-                throw e;
+                forward(key, step(key, new Arrival.WallClock(), now, null), now);
             } catch (RuntimeException e) {
+                if (DeadLetters.isTransient(e)) throw e;
                 metrics.punctuationFailure();
                 LOG.error("Wall-clock visit of session {} failed; skipped until its next event", key, e);
             }
@@ -239,7 +240,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         return out;
     }
 
-    private void forward(Record<String, InboundEvent> record, String key, List<Departure> out, long timestamp) {
+    private void forward(String key, List<Departure> out, long timestamp) {
         for (Departure d : out) {
             if (d instanceof Departure.SnapshotOut s) {
                 // fresh headers: the input's headers (e.g. baton.control) do not belong on the output
@@ -247,27 +248,14 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                         options.snapshotChild());
                 metrics.snapshotEmitted();
             } else if (d instanceof Departure.DeadLetterOut dl) {
-                RecordMetadata meta = context.recordMetadata().orElse(null);
-                DeadLetter letter = new DeadLetter(dl.key(), dl.value(), dl.code().name(), dl.message(),
-                        meta == null ? null : meta.topic(), meta == null ? -1 : meta.partition(),
-                        meta == null ? -1L : meta.offset());
-                context.forward(new Record<String, Object>(record == null ? key : record.key(), letter, timestamp,
-                        new RecordHeaders()), options.deadLetterChild());
+                DeadLetters.forward(context, options.deadLetterChild(), timestamp, dl.key(), dl.value(), dl.code(),
+                        dl.message());
             }
         }
     }
 
     private String sourceOf() {
-        return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
-    }
-
-    /** A session key's two ids. */
-    record SessionKeys(String tenantId, String sessionId) {
-        static SessionKeys split(String key) {
-            int slash = key.indexOf('/');
-            if (slash < 0) throw new IllegalArgumentException("session key without '/': " + key);
-            return new SessionKeys(key.substring(0, slash), key.substring(slash + 1));
-        }
+        return DeadLetters.sourceOf(context);
     }
 
     private static byte[] utf8(String s) {
