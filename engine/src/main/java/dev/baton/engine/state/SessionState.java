@@ -81,6 +81,11 @@ public final class SessionState {
         handoffs.ids = ids;
     }
 
+    /** Where remembered hand-off ids are kept. */
+    public HandoffIdLog handoffIds() {
+        return handoffs.ids;
+    }
+
     // =====================================================================================================
     // Turns
 
