@@ -54,6 +54,8 @@ public final class BatonConfig {
     public static final String PUNCTUATE_MAX_SESSIONS = "baton.punctuate.max-sessions";
     public static final String HTTP_PORT = "baton.http.port";
     public static final String STATE_CACHE_MAX_BYTES = "baton.state.cache.max.bytes";
+    public static final String ROCKSDB_TOTAL_BYTES = "baton.rocksdb.total.bytes";
+    public static final String ROCKSDB_WRITE_BUFFER_BYTES = "baton.rocksdb.write-buffer.bytes";
     public static final String POLICY_PREFIX = "baton.policy.";
 
     /** Variables with the BATON_ prefix that are not settings (read by the launcher or as the file's path). */
@@ -156,6 +158,14 @@ public final class BatonConfig {
     /** Bound of the decoded-state cache per stream task, in bytes. */
     public long stateCacheMaxBytes() {
         return Long.parseLong(values.get(STATE_CACHE_MAX_BYTES));
+    }
+
+    public long rocksDbTotalBytes() {
+        return Long.parseLong(values.get(ROCKSDB_TOTAL_BYTES));
+    }
+
+    public long rocksDbWriteBufferBytes() {
+        return Long.parseLong(values.get(ROCKSDB_WRITE_BUFFER_BYTES));
     }
 
     public int httpPort() {
@@ -371,6 +381,11 @@ public final class BatonConfig {
                 Setting.longValue(STATE_CACHE_MAX_BYTES, "33554432", 0,
                         "Bound of the decoded-session-state cache of each stream task, in bytes (busy sessions are not "
                                 + "read back from their stored turns on every event); 0: no cache."),
+                Setting.longValue(ROCKSDB_TOTAL_BYTES, "268435456", 1_048_576,
+                        "Off-heap memory of all RocksDB stores of the instance: one shared block cache (data, index "
+                                + "and filter blocks) that the memtables are charged to."),
+                Setting.longValue(ROCKSDB_WRITE_BUFFER_BYTES, "67108864", 1_048_576,
+                        "Part of baton.rocksdb.total.bytes the memtables of all stores may use together."),
                 Setting.integer(HTTP_PORT, "8080", 0, 65535,
                         "Port of the HTTP endpoints of `baton run` (health, metrics, queries); 0: any free port."),
                 Setting.string(StreamsConfig.APPLICATION_ID_CONFIG, "baton",

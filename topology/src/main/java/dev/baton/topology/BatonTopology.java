@@ -59,6 +59,10 @@ public final class BatonTopology {
                 BatonProcessingExceptionHandler.class.getName());
         p.putIfAbsent(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 BatonProductionExceptionHandler.class.getName());
+        // RocksDB memory bounded by configuration (one shared block cache and write-buffer budget per instance)
+        p.putIfAbsent(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbConfig.class.getName());
+        p.put(BoundedRocksDbConfig.TOTAL_BYTES, Long.toString(config.rocksDbTotalBytes()));
+        p.put(BoundedRocksDbConfig.WRITE_BUFFER_BYTES, Long.toString(config.rocksDbWriteBufferBytes()));
         return p;
     }
 
