@@ -428,7 +428,9 @@ public final class EndToEndHarness {
         // Every application sees the earlier ones' latency hand-offs in its input: ids must differ per application.
         String prefix = "lat-" + application.replaceAll("[^A-Za-z0-9]", "") + "-";
         long[] out = new long[flags.latencySamples()];
-        Load load = flags.loadRate() > 0 ? Load.start(kafka, inputTopic, flags, encoder, prefix) : null;
+        // Only under the last application (Baton): load turns sent earlier would become input of the next ones.
+        Load load = flags.loadRate() > 0 && application.equals("baton")
+                ? Load.start(kafka, inputTopic, flags, encoder, prefix) : null;
         try (Load ignored = load; KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProperties(kafka));
              KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerProperties(kafka))) {
             List<TopicPartition> parts = new ArrayList<>();
