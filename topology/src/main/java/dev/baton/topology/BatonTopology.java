@@ -21,15 +21,16 @@ import java.util.Properties;
  *   baton.session-events (byte[] key/value)
  *     -> baton-decode            SessionEventDecoder (size, bytes, schema, key, fields); rejections
  *                                -> baton-dead-letter-writer
- *     -> baton-session-context   SessionContextProcessor, stores baton-session-state + baton-session-timers,
+ *     -> baton-session-context   SessionContextProcessor, stores baton-session-state, baton-session-entries,
+ *                                baton-handoff-ids, baton-session-timers,
  *                                reads the global store baton-tenant-policies
  *          -> baton-snapshot-writer -> baton-context-snapshots-sink (baton.context-snapshots)
  *          -> baton-dead-letter-writer (LATE_TURN, INTERNAL)
  *   baton-dead-letter-writer -> baton-dead-letters-sink (baton.dead-letters)
  *   baton.tenant-policies -> baton-tenant-policies-source -> baton-tenant-policies-updater (global store)
  * </pre>
- * Every node and store is named explicitly; the only internal topics are the two stores' changelogs
- * ({@code <application.id>-baton-session-state-changelog}, {@code <application.id>-baton-session-timers-changelog}).
+ * Every node and store is named explicitly; the only internal topics are the four stores' changelogs
+ * ({@code <application.id>-<store>-changelog}).
  * Run it with {@link #streamsProperties}: they register the exception handlers that dead-letter through it.
  * Details: docs/topology.md.
  */
