@@ -71,6 +71,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     private TenantPolicies policies;
     private BatonMetrics metrics;
     private Cancellable punctuator;
+    private SessionProvenance provenance;
 
     public SessionContextProcessor(SessionProcessorOptions options) {
         this.options = options;
@@ -84,7 +85,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     /** Every store the processor needs besides the tenant policies: skeletons, entries, hand-off ids, timers. */
     public static List<StoreBuilder<?>> storeBuilders() {
         return List.of(SessionRepository.skeletonStoreBuilder(), SessionRepository.entryStoreBuilder(),
-                SessionRepository.handoffIdStoreBuilder(), timerStoreBuilder());
+                SessionRepository.handoffIdStoreBuilder(), timerStoreBuilder(), SessionProvenance.storeBuilder());
     }
 
     /** The persistent, changelogged timer index (see {@link SessionTimerIndex}). */
@@ -100,6 +101,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 context.getStateStore(SessionRepository.ENTRY_STORE),
                 context.getStateStore(SessionRepository.HANDOFF_ID_STORE), options.decodedCacheBytes());
         this.timers = new SessionTimerIndex(context.getStateStore(TIMER_STORE));
+        this.provenance = new SessionProvenance(context.getStateStore(SessionProvenance.STORE));
         ReadOnlyKeyValueStore<String, byte[]> policyStore =
                 options.policyStore() == null ? null : context.getStateStore(options.policyStore());
         this.policies = new TenantPolicies(policyStore, options.policyDecoder(), options.defaultPolicy());
@@ -117,7 +119,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
             boolean settle = record.headers().lastHeader(CONTROL_HEADER) != null;
             String key = settle ? record.key() : ev.sessionKey();
             Arrival arrival = settle ? new Arrival.Settle() : ev.arrival();
-            forward(key, step(key, arrival, context.currentSystemTimeMs(), ev), record.timestamp());
+            forward(key, step(key, arrival, context.currentSystemTimeMs(), ev, record.headers()), record.timestamp());
         } catch (RuntimeException e) {
             // e.g. the schema registry is unreachable: fail the task and retry, never dead-letter
             if (DeadLetters.isTransient(e)) throw e;
@@ -135,13 +137,15 @@ public final class SessionContextProcessor implements Processor<String, InboundE
      * wall-clock visits of a session without state do nothing. {@code ev} is the input event (null for settle and
      * wall clock), for the raw bytes of a dead letter.
      */
-    List<Departure> step(String key, Arrival arrival, long now, InboundEvent ev) {
+    List<Departure> step(String key, Arrival arrival, long now, InboundEvent ev,
+                         org.apache.kafka.common.header.Headers headers) {
         SessionKey ids = SessionKey.parse(key)
                 .orElseThrow(() -> new IllegalArgumentException("not a session key: " + key));
         Policy policy = policies.forTenant(ids.tenantId());
         SessionRepository.Loaded loaded = sessions.load(key);
         if (!arrival.fromInput() && !loaded.existed()) return List.of();
         SessionState state = loaded.state();
+        boolean fresh = !loaded.existed();
         long dueBefore = indexed() && loaded.existed() && arrival.fromInput() ? SessionTimerIndex.indexDue(state, policy)
                 : SessionTimerIndex.NEVER;
         if (arrival.fromInput()) {
@@ -150,6 +154,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 metrics.expiredSession();
                 loaded = sessions.restart(loaded);
                 state = loaded.state();
+                fresh = true;
             }
             state.touch(now);
         }
@@ -157,11 +162,15 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         List<ReadyHandoff> ready = List.of();
         Runnable count = () -> { };
         Departure late = null;
+        boolean accepted = false; // applied to the state: extends the session's input range (provenance)
         if (arrival instanceof Arrival.TurnArrived t) {
             TurnOutcome outcome = state.offerTurn(t.turn(), policy, now);
             ready = outcome.released();
             switch (outcome.kind()) {
-                case APPLIED, HELD -> count = metrics::appliedTurn;
+                case APPLIED, HELD -> {
+                    count = metrics::appliedTurn;
+                    accepted = true;
+                }
                 case DUPLICATE -> count = metrics::duplicateTurn;
                 case LATE_TURN -> late = new Departure.DeadLetterOut(ErrorCode.LATE_TURN,
                         "turn seq " + t.turn().seq() + " arrived after it was recorded missing", ev.rawKey(),
@@ -172,11 +181,15 @@ public final class SessionContextProcessor implements Processor<String, InboundE
             ready = outcome.ready();
             switch (outcome.kind()) {
                 case DUPLICATE -> count = metrics::duplicateHandoff;
-                case PARKED -> count = metrics::parkedHandoff;
-                case READY -> { }
+                case PARKED -> {
+                    count = metrics::parkedHandoff;
+                    accepted = true;
+                }
+                case READY -> accepted = true;
             }
         } else if (arrival instanceof Arrival.Closed) {
             state.close(now);
+            accepted = true;
         } else if (arrival instanceof Arrival.Settle) {
             ready = state.settleAll(policy);
         } else if (arrival instanceof Arrival.WallClock) {
@@ -188,6 +201,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         for (Snapshot s : render(ids.tenantId(), ids.sessionId(), state, ready, policy)) out.add(new Departure.SnapshotOut(s));
         if (arrival instanceof Arrival.WallClock && state.expired(now, policy)) {
             sessions.delete(key);
+            provenance.delete(key);
             metrics.expiredSession();
         } else {
             sessions.store(loaded, state);
@@ -201,6 +215,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 timers.move(key, dueBefore, SessionTimerIndex.indexDue(state, policy));
             }
         }
+        if (accepted) provenance.applied(key, context.recordMetadata().orElse(null), headers, fresh);
         count.run();
         if (late != null) out.add(late);
         return out;
@@ -219,7 +234,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         for (String key : timers.takeDue(now, options.maxSessionsPerPunctuation())) {
             try {
                 // Punctuation has no input record: the snapshot's timestamp is the wall clock of its release.
-                forward(key, step(key, new Arrival.WallClock(), now, null), now);
+                forward(key, step(key, new Arrival.WallClock(), now, null, null), now);
             } catch (RuntimeException e) {
                 if (DeadLetters.isTransient(e)) throw e;
                 metrics.punctuationFailure();
@@ -234,17 +249,20 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         List<Snapshot> out = new ArrayList<>(ready.size());
         for (ReadyHandoff handoff : ready) {
             long start = System.nanoTime();
-            out.add(ContextEngine.render(tenantId, sessionId, state, handoff, policy));
+            out.add(ContextEngine.render(tenantId, sessionId, state, handoff, policy, options.tokenizers()));
             metrics.renderNanos(System.nanoTime() - start);
         }
         return out;
     }
 
     private void forward(String key, List<Departure> out, long timestamp) {
+        dev.baton.engine.snapshot.Provenance range = null;
         for (Departure d : out) {
             if (d instanceof Departure.SnapshotOut s) {
+                if (range == null) range = provenance.of(key);
+                Snapshot snapshot = s.snapshot().withProvenance(range);
                 // fresh headers: the input's headers (e.g. baton.control) do not belong on the output
-                context.forward(new Record<String, Object>(key, s.snapshot(), timestamp, new RecordHeaders()),
+                context.forward(new Record<String, Object>(key, snapshot, timestamp, new RecordHeaders()),
                         options.snapshotChild());
                 metrics.snapshotEmitted();
             } else if (d instanceof Departure.DeadLetterOut dl) {

@@ -2,6 +2,7 @@ package dev.baton.processor;
 
 import dev.baton.deadletter.DeadLetter;
 import dev.baton.engine.policy.Policy;
+import dev.baton.engine.tokens.Tokenizers;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -18,13 +19,15 @@ import java.util.Objects;
  * @param defaultPolicy          policy of tenants without a TenantPolicy record
  * @param policyDecoder          reads TenantPolicy bytes
  * @param policyStore            name of the global tenant-policies store, or null when the topology has none
+ * @param tokenizers             the encodings policies may name for token caps and counts (asked only by tenants
+ *                               whose policy uses them)
  * @param decodedCacheBytes      bound of the decoded-state cache of one stream task, in bytes (skeleton plus the
  *                               approximate size of the turns a cached state holds); 0 turns the cache off
  */
 public record SessionProcessorOptions(String snapshotChild, String deadLetterChild, boolean wallClockPunctuation,
                                       Duration punctuateInterval, int maxSessionsPerPunctuation,
                                       Policy defaultPolicy, PolicyDecoder policyDecoder, String policyStore,
-                                      long decodedCacheBytes) {
+                                      Tokenizers tokenizers, long decodedCacheBytes) {
     /** The decoded-state cache's default bound per stream task. */
     public static final long DEFAULT_DECODED_CACHE_BYTES = 32L * 1024 * 1024;
 
@@ -32,10 +35,19 @@ public record SessionProcessorOptions(String snapshotChild, String deadLetterChi
                                    Duration punctuateInterval, int maxSessionsPerPunctuation, Policy defaultPolicy,
                                    PolicyDecoder policyDecoder, String policyStore) {
         this(snapshotChild, deadLetterChild, wallClockPunctuation, punctuateInterval, maxSessionsPerPunctuation,
-                defaultPolicy, policyDecoder, policyStore, DEFAULT_DECODED_CACHE_BYTES);
+                defaultPolicy, policyDecoder, policyStore, JTokkitTokenizers.shared(), DEFAULT_DECODED_CACHE_BYTES);
+    }
+
+    /** Options with the JTokkit tokenizers and a decoded-state cache of {@code decodedCacheBytes}. */
+    public SessionProcessorOptions(String snapshotChild, String deadLetterChild, boolean wallClockPunctuation,
+                                   Duration punctuateInterval, int maxSessionsPerPunctuation, Policy defaultPolicy,
+                                   PolicyDecoder policyDecoder, String policyStore, long decodedCacheBytes) {
+        this(snapshotChild, deadLetterChild, wallClockPunctuation, punctuateInterval, maxSessionsPerPunctuation,
+                defaultPolicy, policyDecoder, policyStore, JTokkitTokenizers.shared(), decodedCacheBytes);
     }
 
     public SessionProcessorOptions {
+        Objects.requireNonNull(tokenizers);
         if (decodedCacheBytes < 0) throw new IllegalArgumentException("decodedCacheBytes must be >= 0");
         Objects.requireNonNull(snapshotChild);
         Objects.requireNonNull(deadLetterChild);

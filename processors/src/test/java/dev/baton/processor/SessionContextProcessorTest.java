@@ -44,6 +44,7 @@ class SessionContextProcessorTest {
         final KeyValueStore<String, byte[]> skeletons = store(SessionRepository.SKELETON_STORE, Serdes.String());
         final KeyValueStore<Bytes, byte[]> entries = store(SessionRepository.ENTRY_STORE, Serdes.Bytes());
         final KeyValueStore<Bytes, byte[]> ids = store(SessionRepository.HANDOFF_ID_STORE, Serdes.Bytes());
+        final KeyValueStore<String, byte[]> provenance = store(SessionProvenance.STORE, Serdes.String());
         final KeyValueStore<String, Long> timers;
         final SessionContextProcessor processor;
         long offset;
@@ -54,7 +55,7 @@ class SessionContextProcessorTest {
                     Serdes.String(), Serdes.Long()).withLoggingDisabled().build();
             timers.init(context.getStateStoreContext(), timers);
             context.addStateStore(timers);
-            for (KeyValueStore<?, byte[]> s : List.of(skeletons, entries, ids)) {
+            for (KeyValueStore<?, byte[]> s : List.of(skeletons, entries, ids, provenance)) {
                 s.init(context.getStateStoreContext(), s);
                 context.addStateStore(s);
             }
@@ -218,7 +219,9 @@ class SessionContextProcessorTest {
         Snapshot want = ContextEngine.render(T, S, expected, new ReadyHandoff(h, 1_000, null), p);
 
         rig.send(h);
-        assertThat(rig.forwarded("snapshots")).containsExactly(want);
+        // the processor adds where the session's input came from (provenance); the rest is the engine's rendering
+        assertThat(rig.forwarded("snapshots")).singleElement()
+                .satisfies(o -> assertThat(((Snapshot) o).withProvenance(want.provenance())).isEqualTo(want));
         assertThat(StateFormat.versionOf(rig.skeletons.get(KEY))).isEqualTo(StateFormat.VERSION);
         assertThat(rig.entries(EntryKind.TURN)).isEqualTo(expected.body().size() + 2);
         rig.send(new Handoff("h-1", null, "opus", Target.LOCAL, null, null, null)); // remembered before the upgrade

@@ -22,14 +22,14 @@ import java.util.Properties;
  *     -> baton-decode            SessionEventDecoder (size, bytes, schema, key, fields); rejections
  *                                -> baton-dead-letter-writer
  *     -> baton-session-context   SessionContextProcessor, stores baton-session-state, baton-session-entries,
- *                                baton-handoff-ids, baton-session-timers,
+ *                                baton-handoff-ids, baton-session-timers, baton-session-provenance,
  *                                reads the global store baton-tenant-policies
  *          -> baton-snapshot-writer -> baton-context-snapshots-sink (baton.context-snapshots)
  *          -> baton-dead-letter-writer (LATE_TURN, INTERNAL)
  *   baton-dead-letter-writer -> baton-dead-letters-sink (baton.dead-letters)
  *   baton.tenant-policies -> baton-tenant-policies-source -> baton-tenant-policies-updater (global store)
  * </pre>
- * Every node and store is named explicitly; the only internal topics are the four stores' changelogs
+ * Every node and store is named explicitly; the only internal topics are the five stores' changelogs
  * ({@code <application.id>-<store>-changelog}).
  * Run it with {@link #streamsProperties}: they register the exception handlers that dead-letter through it.
  * Details: docs/topology.md.

@@ -283,7 +283,8 @@ class BatonTopologyTest {
             assertThat(nodes).allMatch(n -> n.startsWith("baton-"));
             assertThat(stores).containsExactlyInAnyOrder(SessionContextProcessor.SESSION_STORE,
                     SessionRepository.ENTRY_STORE, SessionRepository.HANDOFF_ID_STORE,
-                    SessionContextProcessor.TIMER_STORE, SessionContextProcessor.POLICY_STORE);
+                    SessionContextProcessor.TIMER_STORE, SessionContextProcessor.POLICY_STORE,
+                    dev.baton.processor.SessionProvenance.STORE);
         }
     }
 
