@@ -116,8 +116,8 @@ class RestoreFromChangelogIT {
 
     assertThat(actual.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
     for (Map.Entry<String, byte[]> e : expected.entrySet()) {
-      assertThat(new String(actual.get(e.getKey()), StandardCharsets.UTF_8)).as(e.getKey())
-          .isEqualTo(new String(e.getValue(), StandardCharsets.UTF_8));
+      // the application adds the input range (provenance) and the content hash; the rest is the engine's rendering
+      assertThat(withoutAudit(actual.get(e.getKey()))).as(e.getKey()).isEqualTo(withoutAudit(e.getValue()));
     }
   }
 
@@ -217,5 +217,13 @@ class RestoreFromChangelogIT {
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The JSON line with provenance and content hash set to null. */
+  private static String withoutAudit(byte[] line) throws java.io.IOException {
+    com.fasterxml.jackson.databind.node.ObjectNode n = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(line);
+    n.putNull("provenance");
+    n.putNull("content_sha256");
+    return n.toString();
   }
 }
