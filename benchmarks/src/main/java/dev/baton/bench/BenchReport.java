@@ -6,7 +6,7 @@ import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
-import dev.baton.engine.state.SessionStateCodec;
+import dev.baton.engine.state.StateStorage;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -135,8 +135,8 @@ public final class BenchReport {
         for (int turns : new int[]{100, 1_000, 10_000}) {
             SessionState c = state(turns, StateKind.COMPACTED);
             SessionState f = state(turns, StateKind.FULL);
-            long cb = SessionStateCodec.encode(c).length;
-            long fb = SessionStateCodec.encode(f).length;
+            long cb = StateStorage.InMemory.of(c).dump().length;
+            long fb = StateStorage.InMemory.of(f).dump().length;
             row(String.valueOf(turns), fmt(cb), fmt(fb), ratio((double) cb / fb), "");
         }
         System.out.println();

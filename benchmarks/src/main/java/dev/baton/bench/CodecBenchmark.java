@@ -2,7 +2,7 @@ package dev.baton.bench;
 
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.state.SessionState;
-import dev.baton.engine.state.SessionStateCodec;
+import dev.baton.engine.state.StateStorage;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.State;
 import java.util.concurrent.TimeUnit;
 
 /**
- * State store serialization ({@link SessionStateCodec}): encode and decode of a state holding a generated session of
+ * State store serialization ({@link StateStorage} (skeleton and entries; decode measured as a write-and-read round trip)): encode and decode of a state holding a generated session of
  * {@code turns} turns. Encoded sizes are printed by {@link BenchReport} (they do not need JMH).
  */
 @State(Scope.Benchmark)
@@ -35,16 +35,16 @@ public class CodecBenchmark {
     @Setup(Level.Trial)
     public void build() {
         state = SessionGenerator.apply(SessionGenerator.session(turns, 42L), kind.newState(), Policy.defaults());
-        encoded = SessionStateCodec.encode(state);
+        encoded = StateStorage.InMemory.of(state).dump();
     }
 
     @Benchmark
     public byte[] encode() {
-        return SessionStateCodec.encode(state);
+        return StateStorage.InMemory.of(state).dump();
     }
 
     @Benchmark
     public SessionState decode() {
-        return SessionStateCodec.decode(encoded);
+        return StateStorage.InMemory.roundTrip(state);
     }
 }

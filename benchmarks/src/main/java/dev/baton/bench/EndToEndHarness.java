@@ -71,12 +71,14 @@ public final class EndToEndHarness {
 
     /** The harness's settings (see the class comment for the flags). */
     record Flags(int turns, int sessions, int partitions, String format, int handoffEvery, double sizeFactor,
-                 int latencySamples, int timeoutSeconds, boolean skipBaseline, Map<String, String> settings) {
+                 int latencySamples, int timeoutSeconds, boolean skipBaseline, Map<String, String> settings,
+                 int loadRate) {
         static Flags parse(String[] args) {
             int turns = 30_000, sessions = 300, partitions = 4, handoffEvery = 25, latency = 50, timeout = 600;
             String format = "avro";
             double factor = 0.1;
             boolean skipBaseline = false;
+            int loadRate = 0;
             Map<String, String> settings = new TreeMap<>();
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -89,6 +91,7 @@ public final class EndToEndHarness {
                     case "--latency-samples" -> latency = Integer.parseInt(args[++i]);
                     case "--timeout-seconds" -> timeout = Integer.parseInt(args[++i]);
                     case "--skip-baseline" -> skipBaseline = true;
+                    case "--load-rate" -> loadRate = Integer.parseInt(args[++i]);
                     case "--set" -> {
                         String kv = args[++i];
                         int eq = kv.indexOf('=');
@@ -102,7 +105,7 @@ public final class EndToEndHarness {
                 throw new IllegalArgumentException("--format must be avro or json");
             }
             return new Flags(turns, sessions, partitions, format, handoffEvery, factor, latency, timeout,
-                    skipBaseline, settings);
+                    skipBaseline, settings, loadRate);
         }
     }
 
@@ -160,6 +163,14 @@ public final class EndToEndHarness {
                 check(base.outputs() == input.records(), "baseline passed " + base.outputs() + " of "
                         + input.records() + " records");
             }
+            Outcome floor = null;
+            if (!flags.skipBaseline()) {
+                Properties props = baselineProperties(baton, run);
+                props.put(StreamsConfig.APPLICATION_ID_CONFIG, "bench-floor-" + run);
+                props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("bench-floor-").toString());
+                floor = runApplication(kafka, "store-only floor", storeOnlyFloor(baton.sessionEventsTopic()), props,
+                        baton.sessionEventsTopic(), null, null, flags, encoder);
+            }
             Outcome ours = runApplication(kafka, "baton", BatonTopology.buildTopology(baton),
                     BatonTopology.streamsProperties(baton), baton.sessionEventsTopic(), baton.contextSnapshotsTopic(),
                     baton.deadLettersTopic(), flags, encoder);
@@ -168,8 +179,45 @@ public final class EndToEndHarness {
             check(ours.outputs() == handoffs, "baton emitted " + ours.outputs() + " snapshots for " + handoffs
                     + " hand-offs");
             check(ours.deadLetters() == 0, "baton dead-lettered " + ours.deadLetters() + " records");
-            report(flags, input, base, ours, (System.nanoTime() - started) / 1e9);
+            report(flags, input, base, floor, ours, (System.nanoTime() - started) / 1e9);
         }
+    }
+
+    static final String FLOOR_STORE = "bench-floor-store";
+
+    /**
+     * The store-only floor: what any stateful design must at least do — every event {@code put} once into one
+     * changelogged (and, like Baton's stores, cached) RocksDB store, keyed by its session and its position (the
+     * record key and the partition offset: one entry per event, in session order), nothing forwarded.
+     */
+    static Topology storeOnlyFloor(String inputTopic) {
+        Topology t = new Topology();
+        t.addSource("bench-floor-source", new ByteArrayDeserializer(), new ByteArrayDeserializer(), inputTopic);
+        t.addProcessor("bench-floor-put", () -> new org.apache.kafka.streams.processor.api.Processor<byte[], byte[],
+                Void, Void>() {
+            private org.apache.kafka.streams.processor.api.ProcessorContext<Void, Void> context;
+            private org.apache.kafka.streams.state.KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]> store;
+
+            @Override
+            public void init(org.apache.kafka.streams.processor.api.ProcessorContext<Void, Void> context) {
+                this.context = context;
+                this.store = context.getStateStore(FLOOR_STORE);
+            }
+
+            @Override
+            public void process(org.apache.kafka.streams.processor.api.Record<byte[], byte[]> record) {
+                long position = context.recordMetadata().map(m -> m.offset()).orElse(0L);
+                byte[] k = record.key() == null ? new byte[0] : record.key();
+                byte[] key = java.nio.ByteBuffer.allocate(k.length + 9).put(k).put((byte) 0).putLong(position).array();
+                store.put(org.apache.kafka.common.utils.Bytes.wrap(key), record.value());
+            }
+        }, "bench-floor-source");
+        t.addStateStore(org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+                        org.apache.kafka.streams.state.Stores.persistentKeyValueStore(FLOOR_STORE),
+                        org.apache.kafka.common.serialization.Serdes.Bytes(),
+                        org.apache.kafka.common.serialization.Serdes.ByteArray())
+                .withLoggingEnabled(Map.of()).withCachingEnabled(), "bench-floor-put");
+        return t;
     }
 
     private static String registryUrl(String run) {
@@ -298,9 +346,10 @@ public final class EndToEndHarness {
             long internalBytes = topicBytes(admin, appId);
             System.out.printf(Locale.ROOT, "%s: %,d records in %.1f s; internal topics hold %,.1f MB%n", name,
                     records, seconds, internalBytes / 1e6);
-            long outputs = countRecords(kafka, outputTopic);
+            long outputs = outputTopic == null ? 0 : countRecords(kafka, outputTopic);
             long deadLetters = deadLetterTopic == null ? 0 : countRecords(kafka, deadLetterTopic);
-            long[] latency = latency(kafka, inputTopic, outputTopic, flags, encoder, name);
+            long[] latency = outputTopic == null ? new long[0] : latency(kafka, inputTopic, outputTopic, flags, encoder,
+                    name);
             return new Outcome(name, records, seconds, outputs, deadLetters, internalBytes, latency);
         } finally {
             streams.close(Duration.ofSeconds(60));
@@ -379,7 +428,10 @@ public final class EndToEndHarness {
         // Every application sees the earlier ones' latency hand-offs in its input: ids must differ per application.
         String prefix = "lat-" + application.replaceAll("[^A-Za-z0-9]", "") + "-";
         long[] out = new long[flags.latencySamples()];
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProperties(kafka));
+        // Only under the last application (Baton): load turns sent earlier would become input of the next ones.
+        Load load = flags.loadRate() > 0 && application.equals("baton")
+                ? Load.start(kafka, inputTopic, flags, encoder, prefix) : null;
+        try (Load ignored = load; KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProperties(kafka));
              KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerProperties(kafka))) {
             List<TopicPartition> parts = new ArrayList<>();
             consumer.partitionsFor(outputTopic).forEach(i -> parts.add(new TopicPartition(outputTopic, i.partition())));
@@ -408,7 +460,61 @@ public final class EndToEndHarness {
         return out;
     }
 
-    private static void report(Flags flags, Input input, Outcome base, Outcome ours, double totalSeconds) {
+    /**
+     * Background load while latency is measured ({@code --load-rate} events/s): turns of 100 extra sessions of their
+     * own (same generator and sizes), paced evenly, so that a hand-off's latency is measured under traffic.
+     */
+    static final class Load implements AutoCloseable {
+        private final Thread thread;
+        private volatile boolean stop;
+        long sent;
+
+        private Load(Runnable body) {
+            thread = new Thread(body, "bench-load");
+        }
+
+        static Load start(EmbeddedKafka kafka, String topic, Flags flags, SessionEventEncoder encoder, String prefix) {
+            SessionGenerator.Sizes sizes = SessionGenerator.Sizes.REALISTIC.scaled(flags.sizeFactor());
+            Load[] self = new Load[1];
+            self[0] = new Load(() -> {
+                List<SessionGenerator.Stream> streams = new ArrayList<>();
+                for (int s = 0; s < 100; s++) streams.add(SessionGenerator.stream(9_000L + s, sizes));
+                long interval = 1_000_000_000L / flags.loadRate();
+                long next = System.nanoTime();
+                try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerProperties(kafka))) {
+                    for (long i = 0; !self[0].stop; i++) {
+                        int s = (int) (i % streams.size());
+                        Turn t = streams.get(s).next();
+                        String session = prefix + "load-" + s;
+                        producer.send(new ProducerRecord<>(topic, TENANT + "/" + session, encoder.encode(topic,
+                                EventJson.turn("e-" + session + "-" + t.seq(), TENANT, session,
+                                        System.currentTimeMillis(), t))));
+                        self[0].sent++;
+                        next += interval;
+                        long wait = next - System.nanoTime();
+                        if (wait > 0) java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                    }
+                }
+            });
+            self[0].thread.setDaemon(true);
+            self[0].thread.start();
+            return self[0];
+        }
+
+        @Override
+        public void close() {
+            stop = true;
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            System.out.printf(Locale.ROOT, "  background load: %,d turns sent during the latency samples%n", sent);
+        }
+    }
+
+    private static void report(Flags flags, Input input, Outcome base, Outcome floor, Outcome ours,
+                               double totalSeconds) {
         System.out.println();
         System.out.printf(Locale.ROOT, "== end-to-end, exactly-once, %d partitions, %s, %,d records "
                         + "(%,d turns over %,d sessions, %,d hand-offs), %.1f MB ==%n", flags.partitions(),
@@ -416,7 +522,7 @@ public final class EndToEndHarness {
                 input.bytes() / 1e6);
         System.out.printf(Locale.ROOT, "  %-22s %10s %9s %9s %10s %10s %9s %12s%n", "application", "records",
                 "records/s", "seconds", "lat p50 ms", "lat p99 ms", "outputs", "internal MB");
-        for (Outcome o : new Outcome[]{base, ours}) {
+        for (Outcome o : new Outcome[]{base, floor, ours}) {
             if (o == null) continue;
             System.out.printf(Locale.ROOT, "  %-22s %,10d %,9.0f %9.1f %10.1f %10.1f %,9d %12.1f%n", o.name(),
                     o.records(), o.recordsPerSecond(), o.seconds(), o.percentile(0.5) / 1e3,
@@ -427,6 +533,17 @@ public final class EndToEndHarness {
                     ours.recordsPerSecond() / base.recordsPerSecond(),
                     (double) ours.percentile(0.5) / base.percentile(0.5));
         }
+        if (floor != null) {
+            System.out.printf(Locale.ROOT, "  ratio baton / store-only floor: records/s %.3f (target >= 0.8)%n",
+                    ours.recordsPerSecond() / floor.recordsPerSecond());
+            System.out.printf(Locale.ROOT, "  changelog bytes / input bytes: baton %.2f (target <= 2.5), floor %.2f%n",
+                    (double) ours.internalBytes() / input.bytes(), (double) floor.internalBytes() / input.bytes());
+        }
+        System.out.printf(Locale.ROOT, "  per-event time: baton %.1f us, floor %s us, pass-through %s us "
+                        + "(%,d turns per session)%n", 1e6 / ours.recordsPerSecond(),
+                floor == null ? "-" : String.format(Locale.ROOT, "%.1f", 1e6 / floor.recordsPerSecond()),
+                base == null ? "-" : String.format(Locale.ROOT, "%.1f", 1e6 / base.recordsPerSecond()),
+                flags.turns() / Math.max(1, flags.sessions()));
         System.out.printf(Locale.ROOT, "  whole run %.0f s%n", totalSeconds);
     }
 

@@ -5,7 +5,7 @@ import dev.baton.engine.model.Turn;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
-import dev.baton.engine.state.SessionStateCodec;
+import dev.baton.engine.state.StateStorage;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -66,7 +66,7 @@ public final class PairedComparison {
         Policy policy = Policy.defaults();
         List<Turn> session = SessionGenerator.session(turns, 42L);
         SessionState state = SessionGenerator.apply(session, kind.newState(), policy);
-        byte[] encoded = SessionStateCodec.encode(state);
+        byte[] encoded = StateStorage.InMemory.of(state).dump();
         ReadyHandoff local = new ReadyHandoff(SessionGenerator.localHandoff(), 1_000L, null);
         ReadyHandoff cli = new ReadyHandoff(SessionGenerator.cliHandoff(), 1_000L, null);
         long[] sink = new long[1];
@@ -76,8 +76,8 @@ public final class PairedComparison {
                     .stats().messageChars();
             case RENDER_CLI -> () -> sink[0] += ContextEngine.render("acme", "bench-session", state, cli, policy)
                     .stats().brickChars();
-            case ENCODE -> () -> sink[0] += SessionStateCodec.encode(state).length;
-            case DECODE -> () -> sink[0] += SessionStateCodec.decode(encoded).nextSeq();
+            case ENCODE -> () -> sink[0] += StateStorage.InMemory.of(state).dump().length;
+            case DECODE -> () -> sink[0] += StateStorage.InMemory.roundTrip(state).nextSeq();
         };
         return () -> {
             long t = System.nanoTime();

@@ -5,7 +5,7 @@ import dev.baton.engine.model.Turn;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
-import dev.baton.engine.state.SessionStateCodec;
+import dev.baton.engine.state.StateStorage;
 
 import java.util.List;
 import java.util.Locale;
@@ -31,7 +31,7 @@ public final class ProfileRun {
         Policy policy = Policy.defaults();
         List<Turn> session = SessionGenerator.session(turns, 42L);
         SessionState state = SessionGenerator.apply(session, kind.newState(), policy);
-        byte[] encoded = SessionStateCodec.encode(state);
+        byte[] encoded = StateStorage.InMemory.of(state).dump();
         ReadyHandoff local = new ReadyHandoff(SessionGenerator.localHandoff(), 1_000L, null);
         ReadyHandoff cli = new ReadyHandoff(SessionGenerator.cliHandoff(), 1_000L, null);
         long ops = 0;
@@ -42,8 +42,8 @@ public final class ProfileRun {
                 case "apply" -> sink += (int) SessionGenerator.apply(session, kind.newState(), policy).turnCount();
                 case "render-local" -> sink += (int) ContextEngine.render("acme", "s", state, local, policy).stats().messageChars();
                 case "render-cli" -> sink += (int) ContextEngine.render("acme", "s", state, cli, policy).stats().brickChars();
-                case "encode" -> sink += SessionStateCodec.encode(state).length;
-                case "decode" -> sink += (int) SessionStateCodec.decode(encoded).turnCount();
+                case "encode" -> sink += StateStorage.InMemory.of(state).dump().length;
+                case "decode" -> sink += (int) StateStorage.InMemory.roundTrip(state).turnCount();
                 default -> throw new IllegalArgumentException("unknown scenario " + scenario);
             }
             ops++;

@@ -4,7 +4,7 @@ import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.state.SessionState;
-import dev.baton.engine.state.SessionStateCodec;
+import dev.baton.engine.state.StateStorage;
 import org.junit.jupiter.api.Test;
 
 import static dev.baton.engine.Sessions.*;
@@ -21,9 +21,9 @@ class R10DeterminismTest {
         Handoff h = new Handoff("h", "qwen", "opus", Target.LOCAL, "brief", null, 2_500);
         Snapshot first = s.render(h);
         Snapshot replayed = s.render(h);
-        SessionState restored = SessionStateCodec.decode(SessionStateCodec.encode(s.state()));
+        SessionState restored = StateStorage.InMemory.roundTrip(s.state());
         assertThat(replayed).isEqualTo(first);
         assertThat(s.render(restored, h)).isEqualTo(first);
-        assertThat(SessionStateCodec.encode(restored)).isEqualTo(SessionStateCodec.encode(s.state()));
+        assertThat(StateStorage.InMemory.of(restored).dump()).isEqualTo(StateStorage.InMemory.of(s.state()).dump());
     }
 }

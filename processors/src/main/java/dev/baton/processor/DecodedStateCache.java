@@ -1,7 +1,6 @@
 package dev.baton.processor;
 
 import dev.baton.engine.state.SessionState;
-import dev.baton.engine.state.SessionStateCodec;
 
 import java.util.Arrays;
 import java.util.Iterator;
@@ -9,17 +8,19 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Decoded session states of recently used sessions, so that a busy session is not decoded from the store on every
- * event (decoding is a fifth of the stream thread's time on long sessions).
+ * Decoded states of recently used sessions, so that a busy session is not read back from its entries (a range scan
+ * and a decode of every live turn) on every event. Bounded in bytes (configuration
+ * {@code baton.state.cache.max.bytes}, per stream task): an entry weighs its skeleton plus the approximate size of the
+ * turns it holds ({@link SessionState#weight()}), least recently used first out.
  *
- * <p>Correct by construction rather than by invalidation: an entry is only used when the store's bytes are equal to
- * the bytes it was encoded to, so a restored, rolled-back or otherwise changed store value is simply decoded again.
- * A state is taken out of the cache while a record mutates it ({@link #take}) and put back only with the bytes it was
- * just stored as ({@link #keep}); a record that fails half-way therefore never leaves a mutated object behind.
- * Bounded by the total size of the encoded states it stands for.
+ * <p>Correct by construction rather than by invalidation: an entry is only used when the stored skeleton's bytes are
+ * equal to the bytes it was stored as. The skeleton and the entries are written in the same task and transaction,
+ * so a restored, rolled-back or otherwise changed state shows in its skeleton and is simply read again. A state is
+ * taken out of the cache while a record mutates it ({@link #take}) and put back only with the skeleton it was just
+ * stored as ({@link #keep}); a record that fails half-way therefore never leaves a mutated object behind.
  */
 final class DecodedStateCache {
-    private record Entry(byte[] bytes, SessionState state) {
+    private record Entry(byte[] skeleton, SessionState state, long weight) {
     }
 
     private final long maxBytes;
@@ -32,38 +33,39 @@ final class DecodedStateCache {
         this.maxBytes = maxBytes;
     }
 
-    /**
-     * The decoded form of {@code stored} for {@code key}, removed from the cache (the caller will mutate it), or a
-     * fresh decode; an empty state when nothing is stored.
-     */
-    SessionState take(String key, byte[] stored) {
+    /** The cached state stored as {@code skeleton}, removed from the cache (the caller will mutate it), or null. */
+    SessionState take(String key, byte[] skeleton) {
         Entry e = entries.remove(key);
-        if (e != null) bytes -= e.bytes.length;
-        if (stored == null) return SessionState.empty();
-        if (e != null && (e.bytes == stored || Arrays.equals(e.bytes, stored))) {
+        if (e != null) bytes -= e.weight;
+        if (skeleton == null) return null;
+        if (e != null && (e.skeleton == skeleton || Arrays.equals(e.skeleton, skeleton))) {
             hits++;
             return e.state;
         }
         misses++;
-        return SessionStateCodec.decode(stored);
+        return null;
     }
 
-    /** Remembers {@code state} as the decoded form of {@code stored}, which the caller has just written. */
-    void keep(String key, byte[] stored, SessionState state) {
-        if (stored.length > maxBytes) return;
-        Entry old = entries.put(key, new Entry(stored, state));
-        if (old != null) bytes -= old.bytes.length;
-        bytes += stored.length;
+    /** Remembers {@code state} as stored with {@code skeleton}, which the caller has just written. */
+    void keep(String key, byte[] skeleton, SessionState state) {
+        long weight = skeleton.length + state.weight();
+        if (weight > maxBytes) {
+            forget(key);
+            return;
+        }
+        Entry old = entries.put(key, new Entry(skeleton, state, weight));
+        if (old != null) bytes -= old.weight;
+        bytes += weight;
         Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator();
         while (bytes > maxBytes && it.hasNext()) {
-            bytes -= it.next().getValue().bytes.length;
+            bytes -= it.next().getValue().weight;
             it.remove();
         }
     }
 
     void forget(String key) {
         Entry e = entries.remove(key);
-        if (e != null) bytes -= e.bytes.length;
+        if (e != null) bytes -= e.weight;
     }
 
     void clear() {
@@ -77,5 +79,9 @@ final class DecodedStateCache {
 
     long misses() {
         return misses;
+    }
+
+    long bytes() {
+        return bytes;
     }
 }

@@ -14,6 +14,14 @@ import dev.baton.engine.model.Turn;
 public record InboundEvent(String eventId, String tenantId, String sessionId, long occurredAtMillis, Turn turn,
                            Handoff handoff, boolean closed, String closedReason, byte[] rawKey, byte[] rawValue) {
 
+    /** What this event brings, as one of the kinds the session processor applies. */
+    public Arrival arrival() {
+        if (turn != null) return new Arrival.TurnArrived(turn);
+        if (handoff != null) return new Arrival.HandoffArrived(handoff, occurredAtMillis);
+        if (closed) return new Arrival.Closed(closedReason);
+        throw new IllegalStateException("an inbound event without a turn, a hand-off or Closed: " + eventId);
+    }
+
     /** The event's session (its ids were checked by the decoder). */
     public SessionKey key() {
         return new SessionKey(tenantId, sessionId);

@@ -11,9 +11,7 @@ import dev.baton.engine.snapshot.SnapshotSize;
 import dev.baton.engine.state.HandoffOutcome;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
-import dev.baton.engine.state.SessionStateCodec;
 import dev.baton.engine.state.TurnOutcome;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.Cancellable;
@@ -30,41 +28,37 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The stateful heart of the topology: keeps one {@link SessionState} per session in the RocksDB store
- * {@value #SESSION_STORE} (key {@code tenant/session}, value {@link SessionStateCodec} bytes, changelogged), applies
- * each decoded event to it and forwards a {@link Snapshot} for every hand-off that becomes ready.
+ * The stateful heart of the topology: applies each decoded event to its session's state and forwards a
+ * {@link Snapshot} for every hand-off that becomes ready. Sessions are kept by a {@link SessionRepository} (a small
+ * skeleton per session and one stored entry per turn, so an event writes its own size plus the skeleton), with a
+ * decoded-state cache and the timer index.
  *
- * <p>Per event: load the state (or start empty), {@code touch(now)}, then
- * <ul>
- *   <li>Turn: {@code offerTurn}; APPLIED/HELD count as applied, DUPLICATE is counted, LATE_TURN is dead-lettered with
- *       the record's original bytes; hand-offs released by the turn are rendered;</li>
- *   <li>Handoff: {@code offerHandoff}; DUPLICATE is counted, READY (and older waiting hand-offs pushed out by the
- *       waiting bound) are rendered, PARKED waits;</li>
- *   <li>Closed: {@code close(now)}.</li>
- * </ul>
- * and the state is stored back. The whole record is handled atomically: the snapshots are rendered before anything is
- * stored or forwarded, so an unexpected failure leaves the stored state as it was and dead-letters the record with
- * {@link ErrorCode#INTERNAL} (logged once per record) instead of killing the application.
+ * <p>Every {@link Arrival} goes through one step, {@link #step}: load the session → apply (turn: {@code offerTurn},
+ * APPLIED/HELD count as applied, DUPLICATE is counted, LATE_TURN is dead-lettered with the record's original bytes;
+ * hand-off: {@code offerHandoff}, DUPLICATE counted, READY rendered, PARKED waits; Closed: {@code close}; settle:
+ * {@code settleAll}; wall clock: {@code onWallClock}) → render the ready hand-offs → store (or delete an expired
+ * session) → forward the {@link Departure}s. The snapshots are rendered before anything is stored or forwarded, so an
+ * unexpected failure leaves the stored state as it was and dead-letters the record with {@link ErrorCode#INTERNAL}
+ * (logged once per record) instead of killing the application.
  *
  * <p>A record with header {@value #CONTROL_HEADER} = {@value #SETTLE} (value ignored) is the backfill's end-of-input
- * signal for its session: every held gap is settled and every waiting hand-off released at once
- * ({@code settleAll}), without waiting for the wall clock.
+ * signal for its session: every held gap is settled and every waiting hand-off released at once, without waiting
+ * for the wall clock.
  *
  * <p>With wall-clock punctuation on, a punctuator runs every {@code punctuateInterval} and visits only the sessions
- * that the timer index ({@link SessionTimerIndex}, store {@value #TIMER_STORE}) says have something due: it calls
- * {@code onWallClock}, renders what is released, and deletes sessions that {@code expired}. Backfill mode turns
- * punctuation off; closed sessions then keep their state until the end.
+ * that the timer index ({@link SessionTimerIndex}, store {@value #TIMER_STORE}) says have something due, and deletes
+ * sessions that {@code expired}. Backfill mode turns punctuation off; closed sessions then keep their state until the
+ * end.
  *
  * <p>"Now" is always {@code context.currentSystemTimeMs()} (wall clock): gap holds, hand-off waits, grace and TTL
  * are measured in processing time, not event time. Snapshots themselves never depend on it (R10).
  */
 public final class SessionContextProcessor implements Processor<String, InboundEvent, String, Object> {
-    public static final String SESSION_STORE = "baton-session-state";
+    public static final String SESSION_STORE = SessionRepository.SKELETON_STORE;
     public static final String TIMER_STORE = "baton-session-timers";
     public static final String POLICY_STORE = "baton-tenant-policies";
     public static final String CONTROL_HEADER = "baton.control";
@@ -72,30 +66,31 @@ public final class SessionContextProcessor implements Processor<String, InboundE
 
     private static final Logger LOG = LoggerFactory.getLogger(SessionContextProcessor.class);
 
-    private final SessionProcessorOptions options;
-    private ProcessorContext<String, Object> context;
-    /** Encoded bytes of the states the decoded-state cache may stand for, per processor (one per task). */
-    static final long DECODED_CACHE_BYTES = 32L * 1024 * 1024;
     /** Room kept in every record for its key, headers, the wire-format header and Kafka's record framing. */
     public static final int RECORD_OVERHEAD_BYTES = 4 * 1024;
 
-    private KeyValueStore<String, byte[]> sessions;
-    /** Decoded states of busy sessions, checked against the stored bytes (see {@link DecodedStateCache}). */
-    private final DecodedStateCache decoded = new DecodedStateCache(DECODED_CACHE_BYTES);
+    private final SessionProcessorOptions options;
+    private ProcessorContext<String, Object> context;
+    private SessionRepository sessions;
     private SessionTimerIndex timers;
-    private SessionProvenance provenance;
     private TenantPolicies policies;
     private BatonMetrics metrics;
     private Cancellable punctuator;
+    private SessionProvenance provenance;
 
     public SessionContextProcessor(SessionProcessorOptions options) {
         this.options = options;
     }
 
-    /** The persistent, changelogged session store (String key, SessionStateCodec bytes). */
+    /** The persistent, changelogged session skeleton store (String key, {@code StateFormat} bytes). */
     public static StoreBuilder<KeyValueStore<String, byte[]>> sessionStoreBuilder() {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SESSION_STORE), Serdes.String(),
-                Serdes.ByteArray()).withLoggingEnabled(Map.of()).withCachingEnabled();
+        return SessionRepository.skeletonStoreBuilder();
+    }
+
+    /** Every store the processor needs besides the tenant policies: skeletons, entries, hand-off ids, timers. */
+    public static List<StoreBuilder<?>> storeBuilders() {
+        return List.of(SessionRepository.skeletonStoreBuilder(), SessionRepository.entryStoreBuilder(),
+                SessionRepository.handoffIdStoreBuilder(), timerStoreBuilder(), SessionProvenance.storeBuilder());
     }
 
     /** The persistent, changelogged timer index (see {@link SessionTimerIndex}). */
@@ -107,8 +102,9 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
-        this.sessions = context.getStateStore(SESSION_STORE);
-        decoded.clear();
+        this.sessions = new SessionRepository(context.getStateStore(SessionRepository.SKELETON_STORE),
+                context.getStateStore(SessionRepository.ENTRY_STORE),
+                context.getStateStore(SessionRepository.HANDOFF_ID_STORE), options.decodedCacheBytes());
         this.timers = new SessionTimerIndex(context.getStateStore(TIMER_STORE));
         this.provenance = new SessionProvenance(context.getStateStore(SessionProvenance.STORE));
         ReadOnlyKeyValueStore<String, byte[]> policyStore =
@@ -123,59 +119,71 @@ public final class SessionContextProcessor implements Processor<String, InboundE
 
     @Override
     public void process(Record<String, InboundEvent> record) {
+        InboundEvent ev = record.value();
         try {
-            Header control = record.headers().lastHeader(CONTROL_HEADER);
-            if (control != null) settle(record);
-            else handle(record);
+            boolean settle = record.headers().lastHeader(CONTROL_HEADER) != null;
+            String key = settle ? record.key() : ev.sessionKey();
+            Arrival arrival = settle ? new Arrival.Settle() : ev.arrival();
+            forward(key, step(key, arrival, context.currentSystemTimeMs(), ev, record.headers()), record.timestamp());
         } catch (RuntimeException e) {
             // e.g. the schema registry is unreachable: fail the task and retry, never dead-letter
             if (DeadLetters.isTransient(e)) throw e;
             LOG.error("Unexpected failure on record of session {} ({}); dead-lettered as INTERNAL", record.key(),
                     sourceOf(), e);
-            InboundEvent ev = record.value();
             byte[] key = ev != null ? ev.rawKey() : utf8(record.key());
             byte[] value = ev != null ? ev.rawValue() : null;
-            deadLetter(record, key, value, ErrorCode.INTERNAL, e.getClass().getSimpleName() + ": " + e.getMessage());
+            forward(record.key(), List.of(new Departure.DeadLetterOut(ErrorCode.INTERNAL,
+                    e.getClass().getSimpleName() + ": " + e.getMessage(), key, value)), record.timestamp());
         }
     }
 
-    private void handle(Record<String, InboundEvent> record) {
-        InboundEvent ev = record.value();
-        long now = context.currentSystemTimeMs();
-        String key = ev.sessionKey();
-        Policy policy = policies.forTenant(ev.tenantId());
-        byte[] stored = sessions.get(key);
-        SessionState state = decoded.take(key, stored);
-        long dueBefore = indexed() && stored != null ? SessionTimerIndex.indexDue(state, policy)
+    /**
+     * The one step of a session: load → apply {@code arrival} → render → store (or delete) → what leaves. Settle and
+     * wall-clock visits of a session without state do nothing. {@code ev} is the input event (null for settle and
+     * wall clock), for the raw bytes of a dead letter.
+     */
+    List<Departure> step(String key, Arrival arrival, long now, InboundEvent ev,
+                         org.apache.kafka.common.header.Headers headers) {
+        SessionKey ids = SessionKey.parse(key)
+                .orElseThrow(() -> new IllegalArgumentException("not a session key: " + key));
+        Policy policy = policies.forTenant(ids.tenantId());
+        SessionRepository.Loaded loaded = sessions.load(key);
+        if (!arrival.fromInput() && !loaded.existed()) return List.of();
+        SessionState state = loaded.state();
+        boolean fresh = !loaded.existed();
+        long dueBefore = indexed() && loaded.existed() && arrival.fromInput() ? SessionTimerIndex.indexDue(state, policy)
                 : SessionTimerIndex.NEVER;
-        // A session past its grace/TTL that the punctuator has not reached yet behaves as if it had been deleted.
-        boolean fresh = stored == null;
-        if (indexed() && stored != null && state.expired(now, policy)) {
-            metrics.expiredSession();
-            state = SessionState.empty();
-            fresh = true;
+        if (arrival.fromInput()) {
+            // A session past its grace/TTL that the punctuator has not reached yet behaves as if it had been deleted.
+            if (indexed() && loaded.existed() && state.expired(now, policy)) {
+                metrics.expiredSession();
+                loaded = sessions.restart(loaded);
+                state = loaded.state();
+                fresh = true;
+            }
+            state.touch(now);
         }
-        state.touch(now);
 
-        List<ReadyHandoff> ready = new ArrayList<>();
+        List<ReadyHandoff> ready = List.of();
         Runnable count = () -> { };
-        boolean late = false;
+        Departure late = null;
         boolean accepted = false; // applied to the state: extends the session's input range (provenance)
-        if (ev.turn() != null) {
-            TurnOutcome outcome = state.offerTurn(ev.turn(), policy, now);
-            ready.addAll(outcome.released());
+        if (arrival instanceof Arrival.TurnArrived t) {
+            TurnOutcome outcome = state.offerTurn(t.turn(), policy, now);
+            ready = outcome.released();
             switch (outcome.kind()) {
                 case APPLIED, HELD -> {
                     count = metrics::appliedTurn;
                     accepted = true;
                 }
                 case DUPLICATE -> count = metrics::duplicateTurn;
-                case LATE_TURN -> late = true;
+                case LATE_TURN -> late = new Departure.DeadLetterOut(ErrorCode.LATE_TURN,
+                        "turn seq " + t.turn().seq() + " arrived after it was recorded missing", ev.rawKey(),
+                        ev.rawValue());
             }
-        } else if (ev.handoff() != null) {
-            Handoff handoff = ev.handoff();
-            HandoffOutcome outcome = state.offerHandoff(handoff, ev.occurredAtMillis(), policy, now);
-            ready.addAll(outcome.ready());
+        } else if (arrival instanceof Arrival.HandoffArrived h) {
+            HandoffOutcome outcome = state.offerHandoff(h.handoff(), h.occurredAtMillis(), policy, now);
+            ready = outcome.ready();
             switch (outcome.kind()) {
                 case DUPLICATE -> count = metrics::duplicateHandoff;
                 case PARKED -> {
@@ -184,45 +192,43 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 }
                 case READY -> accepted = true;
             }
-        } else if (ev.closed()) {
+        } else if (arrival instanceof Arrival.Closed) {
             state.close(now);
             accepted = true;
+        } else if (arrival instanceof Arrival.Settle) {
+            ready = state.settleAll(policy);
+        } else if (arrival instanceof Arrival.WallClock) {
+            ready = state.onWallClock(now, policy);
         }
 
         // Render before storing or forwarding anything: a failure then leaves no half-applied record behind.
-        List<Snapshot> snapshots = render(ev.tenantId(), ev.sessionId(), state, ready, policy);
-        byte[] encoded = checkedState(key, SessionStateCodec.encode(state));
-        sessions.put(key, encoded);
-        decoded.keep(key, encoded, state);
-        if (indexed()) timers.move(key, dueBefore, SessionTimerIndex.indexDue(state, policy));
-        if (accepted) provenance.applied(key, context.recordMetadata().orElse(null), record.headers(), fresh);
-        count.run();
-        forwardSnapshots(key, snapshots, record.timestamp());
-        if (late) {
-            deadLetter(record, ev.rawKey(), ev.rawValue(), ErrorCode.LATE_TURN,
-                    "turn seq " + ev.turn().seq() + " arrived after it was recorded missing");
+        List<Departure> out = new ArrayList<>(ready.size() + 1);
+        for (Snapshot s : render(ids.tenantId(), ids.sessionId(), state, ready, policy)) out.add(new Departure.SnapshotOut(s));
+        if (arrival instanceof Arrival.WallClock && state.expired(now, policy)) {
+            sessions.delete(key);
+            provenance.delete(key);
+            metrics.expiredSession();
+        } else {
+            sessions.store(loaded, state);
+            if (arrival instanceof Arrival.WallClock) {
+                long due = SessionTimerIndex.indexDue(state, policy);
+                // onWallClock handled everything due by now; should the state still claim otherwise, look again at
+                // the next punctuation rather than on every scan of this one.
+                if (due <= now) due = now + options.punctuateInterval().toMillis();
+                timers.move(key, SessionTimerIndex.NEVER, due);
+            } else if (indexed() && arrival.fromInput()) {
+                timers.move(key, dueBefore, SessionTimerIndex.indexDue(state, policy));
+            }
         }
+        if (accepted) provenance.applied(key, context.recordMetadata().orElse(null), headers, fresh);
+        count.run();
+        if (late != null) out.add(late);
+        return out;
     }
 
     /** With wall-clock punctuation off (backfill) nothing is ever due, so the timer index is not kept. */
     private boolean indexed() {
         return options.wallClockPunctuation();
-    }
-
-    /** The backfill's end-of-input signal for one session: settle every gap and waiting hand-off now. */
-    private void settle(Record<String, InboundEvent> record) {
-        String key = record.key();
-        byte[] bytes = sessions.get(key);
-        if (bytes == null) return; // nothing was ever applied for this session: nothing to settle
-        SessionKey ids = parseKey(key);
-        Policy policy = policies.forTenant(ids.tenantId());
-        SessionState state = decoded.take(key, bytes);
-        List<ReadyHandoff> ready = state.settleAll(policy);
-        List<Snapshot> snapshots = render(ids.tenantId(), ids.sessionId(), state, ready, policy);
-        byte[] encoded = checkedState(key, SessionStateCodec.encode(state));
-        sessions.put(key, encoded);
-        decoded.keep(key, encoded, state);
-        forwardSnapshots(key, snapshots, record.timestamp());
     }
 
     /**
@@ -232,7 +238,8 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     void punctuate(long now) {
         for (String key : timers.takeDue(now, options.maxSessionsPerPunctuation())) {
             try {
-                visit(key, now);
+                // Punctuation has no input record: the snapshot's timestamp is the wall clock of its release.
+                forward(key, step(key, new Arrival.WallClock(), now, null, null), now);
             } catch (RuntimeException e) {
                 if (DeadLetters.isTransient(e)) throw e;
                 metrics.punctuationFailure();
@@ -241,39 +248,11 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         }
     }
 
-    private void visit(String key, long now) {
-        byte[] before = sessions.get(key);
-        if (before == null) return; // a left-over entry of a deleted session
-        SessionKey ids = parseKey(key);
-        Policy policy = policies.forTenant(ids.tenantId());
-        SessionState state = decoded.take(key, before);
-        List<ReadyHandoff> ready = state.onWallClock(now, policy);
-        List<Snapshot> snapshots = render(ids.tenantId(), ids.sessionId(), state, ready, policy);
-        if (state.expired(now, policy)) {
-            sessions.delete(key);
-            provenance.delete(key);
-            metrics.expiredSession();
-        } else {
-            byte[] after = checkedState(key, SessionStateCodec.encode(state));
-            if (!Arrays.equals(before, after)) sessions.put(key, after);
-            decoded.keep(key, after, state);
-            long due = SessionTimerIndex.indexDue(state, policy);
-            // onWallClock handled everything due by now; should the state still claim otherwise, look again at the
-            // next punctuation rather than on every scan of this one.
-            if (due <= now) due = now + options.punctuateInterval().toMillis();
-            timers.move(key, SessionTimerIndex.NEVER, due);
-        }
-        // Punctuation has no input record: the snapshot's timestamp is the wall clock of its release.
-        forwardSnapshots(key, snapshots, now);
-    }
-
     private List<Snapshot> render(String tenantId, String sessionId, SessionState state, List<ReadyHandoff> ready,
                                   Policy policy) {
         if (ready.isEmpty()) return List.of();
         List<Snapshot> out = new ArrayList<>(ready.size());
-        for (ReadyHandoff handoff : ready) {
-            out.add(fitted(tenantId, sessionId, state, handoff, policy));
-        }
+        for (ReadyHandoff handoff : ready) out.add(fitted(tenantId, sessionId, state, handoff, policy));
         return out;
     }
 
@@ -310,43 +289,25 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         return snapshot;
     }
 
-    /**
-     * The state entry, when it fits {@code baton.max-output-bytes} with its key; otherwise a failure that leaves the
-     * stored state as it was and dead-letters the record as INTERNAL (a changelog record the broker would refuse
-     * would fail the transaction and stop the application).
-     */
-    private byte[] checkedState(String key, byte[] encoded) {
-        long size = (long) encoded.length + key.length() * 3L + RECORD_OVERHEAD_BYTES;
-        if (size > options.maxOutputBytes()) {
-            throw new IllegalStateException("the state of session " + key + " would take " + encoded.length
-                    + " bytes, more than baton.max-output-bytes (" + options.maxOutputBytes() + ") allows; not stored");
+    private void forward(String key, List<Departure> out, long timestamp) {
+        dev.baton.engine.snapshot.Provenance range = null;
+        for (Departure d : out) {
+            if (d instanceof Departure.SnapshotOut s) {
+                if (range == null) range = provenance.of(key);
+                Snapshot snapshot = s.snapshot().withProvenance(range);
+                // fresh headers: the input's headers (e.g. baton.control) do not belong on the output
+                context.forward(new Record<String, Object>(key, snapshot, timestamp, new RecordHeaders()),
+                        options.snapshotChild());
+                metrics.snapshotEmitted();
+            } else if (d instanceof Departure.DeadLetterOut dl) {
+                DeadLetters.forward(context, options.deadLetterChild(), timestamp, dl.key(), dl.value(), dl.code(),
+                        dl.message());
+            }
         }
-        return encoded;
-    }
-
-    private void forwardSnapshots(String key, List<Snapshot> snapshots, long timestamp) {
-        if (snapshots.isEmpty()) return;
-        dev.baton.engine.snapshot.Provenance range = provenance.of(key);
-        for (Snapshot snapshot : snapshots) {
-            snapshot = snapshot.withProvenance(range);
-            // fresh headers: the input's headers (e.g. baton.control) do not belong on the output
-            context.forward(new Record<String, Object>(key, snapshot, timestamp, new RecordHeaders()),
-                    options.snapshotChild());
-            metrics.snapshotEmitted();
-        }
-    }
-
-    private void deadLetter(Record<String, InboundEvent> record, byte[] key, byte[] value, ErrorCode code,
-                            String message) {
-        DeadLetters.forward(context, options.deadLetterChild(), record.timestamp(), key, value, code, message);
     }
 
     private String sourceOf() {
         return DeadLetters.sourceOf(context);
-    }
-
-    private static SessionKey parseKey(String key) {
-        return SessionKey.parse(key).orElseThrow(() -> new IllegalArgumentException("not a session key: " + key));
     }
 
     private static byte[] utf8(String s) {

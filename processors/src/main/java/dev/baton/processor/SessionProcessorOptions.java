@@ -26,31 +26,59 @@ import java.util.Objects;
  *                               whose size bound exceeds it is rendered again with a lower transcript budget, a
  *                               state entry that exceeds it dead-letters its record as INTERNAL (nothing stored)
  * @param encoding               the snapshots' format, for {@link SnapshotSize}
+ * @param decodedCacheBytes      bound of the decoded-state cache of one stream task, in bytes (skeleton plus the
+ *                               approximate size of the turns a cached state holds); 0 turns the cache off
  */
 public record SessionProcessorOptions(String snapshotChild, String deadLetterChild, boolean wallClockPunctuation,
                                       Duration punctuateInterval, int maxSessionsPerPunctuation,
                                       Policy defaultPolicy, PolicyDecoder policyDecoder, String policyStore,
-                                      Tokenizers tokenizers, int maxOutputBytes, SnapshotSize.Encoding encoding) {
-    /** Options with the JTokkit tokenizers and no output limit (tests of the processor alone). */
+                                      Tokenizers tokenizers, int maxOutputBytes, SnapshotSize.Encoding encoding,
+                                      long decodedCacheBytes) {
+    /** The decoded-state cache's default bound per stream task. */
+    public static final long DEFAULT_DECODED_CACHE_BYTES = 32L * 1024 * 1024;
+
+    /** Options with the JTokkit tokenizers, no output limit and the default cache (tests of the processor alone). */
     public SessionProcessorOptions(String snapshotChild, String deadLetterChild, boolean wallClockPunctuation,
                                    Duration punctuateInterval, int maxSessionsPerPunctuation, Policy defaultPolicy,
                                    PolicyDecoder policyDecoder, String policyStore) {
         this(snapshotChild, deadLetterChild, wallClockPunctuation, punctuateInterval, maxSessionsPerPunctuation,
-                defaultPolicy, policyDecoder, policyStore, JTokkitTokenizers.shared());
+                defaultPolicy, policyDecoder, policyStore, JTokkitTokenizers.shared(), Integer.MAX_VALUE,
+                SnapshotSize.Encoding.JSON, DEFAULT_DECODED_CACHE_BYTES);
     }
 
-    /** No output limit. */
+    /** Options with the JTokkit tokenizers, no output limit and a decoded-state cache of {@code decodedCacheBytes}. */
+    public SessionProcessorOptions(String snapshotChild, String deadLetterChild, boolean wallClockPunctuation,
+                                   Duration punctuateInterval, int maxSessionsPerPunctuation, Policy defaultPolicy,
+                                   PolicyDecoder policyDecoder, String policyStore, long decodedCacheBytes) {
+        this(snapshotChild, deadLetterChild, wallClockPunctuation, punctuateInterval, maxSessionsPerPunctuation,
+                defaultPolicy, policyDecoder, policyStore, JTokkitTokenizers.shared(), Integer.MAX_VALUE,
+                SnapshotSize.Encoding.JSON, decodedCacheBytes);
+    }
+
+    /** No output limit, the default cache. */
     public SessionProcessorOptions(String snapshotChild, String deadLetterChild, boolean wallClockPunctuation,
                                    Duration punctuateInterval, int maxSessionsPerPunctuation, Policy defaultPolicy,
                                    PolicyDecoder policyDecoder, String policyStore, Tokenizers tokenizers) {
         this(snapshotChild, deadLetterChild, wallClockPunctuation, punctuateInterval, maxSessionsPerPunctuation,
-                defaultPolicy, policyDecoder, policyStore, tokenizers, Integer.MAX_VALUE, SnapshotSize.Encoding.JSON);
+                defaultPolicy, policyDecoder, policyStore, tokenizers, Integer.MAX_VALUE, SnapshotSize.Encoding.JSON,
+                DEFAULT_DECODED_CACHE_BYTES);
+    }
+
+    /** An output limit, the default cache. */
+    public SessionProcessorOptions(String snapshotChild, String deadLetterChild, boolean wallClockPunctuation,
+                                   Duration punctuateInterval, int maxSessionsPerPunctuation, Policy defaultPolicy,
+                                   PolicyDecoder policyDecoder, String policyStore, Tokenizers tokenizers,
+                                   int maxOutputBytes, SnapshotSize.Encoding encoding) {
+        this(snapshotChild, deadLetterChild, wallClockPunctuation, punctuateInterval, maxSessionsPerPunctuation,
+                defaultPolicy, policyDecoder, policyStore, tokenizers, maxOutputBytes, encoding,
+                DEFAULT_DECODED_CACHE_BYTES);
     }
 
     public SessionProcessorOptions {
         Objects.requireNonNull(tokenizers);
         Objects.requireNonNull(encoding);
         if (maxOutputBytes < 1) throw new IllegalArgumentException("maxOutputBytes must be >= 1: " + maxOutputBytes);
+        if (decodedCacheBytes < 0) throw new IllegalArgumentException("decodedCacheBytes must be >= 0");
         Objects.requireNonNull(snapshotChild);
         Objects.requireNonNull(deadLetterChild);
         Objects.requireNonNull(punctuateInterval);

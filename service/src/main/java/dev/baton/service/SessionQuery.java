@@ -36,8 +36,8 @@ import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.state.MissingRange;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
-import dev.baton.engine.state.SessionStateCodec;
 import dev.baton.processor.SessionContextProcessor;
+import dev.baton.processor.SessionRepository;
 import dev.baton.processor.TenantPolicies;
 import dev.baton.topology.BatonCodecs;
 
@@ -129,18 +129,16 @@ final class SessionQuery {
   }
 
   private Answer local(String tenantId, String sessionId, String key, Map<String, String> params) {
-    byte[] bytes;
+    SessionState state;
     try {
-      ReadOnlyKeyValueStore<String, byte[]> store = streams.store(StoreQueryParameters.fromNameAndType(
-          SessionContextProcessor.SESSION_STORE, QueryableStoreTypes.<String, byte[]>keyValueStore()));
-      bytes = store.get(key);
+      state = SessionRepository.read(key, readOnly(SessionContextProcessor.SESSION_STORE),
+          readOnly(SessionRepository.ENTRY_STORE), readOnly(SessionRepository.HANDOFF_ID_STORE));
     } catch (InvalidStateStoreException e) {
       return Answer.error(503, "the session store is not queryable right now (" + e.getMessage() + "); retry shortly");
     }
-    if (bytes == null) {
+    if (state == null) {
       return Answer.error(404, "no state for session " + key + " (never seen, or expired)");
     }
-    SessionState state = SessionStateCodec.decode(bytes);
     ObjectNode body = JSON.createObjectNode();
     body.put("tenant_id", tenantId).put("session_id", sessionId).put("served_by", self.host() + ":" + self.port());
     ObjectNode s = body.putObject("state");
@@ -189,6 +187,10 @@ final class SessionQuery {
       throw new IllegalStateException(e);
     }
     return Answer.json(200, body);
+  }
+
+  private <K> ReadOnlyKeyValueStore<K, byte[]> readOnly(String store) {
+    return streams.store(StoreQueryParameters.fromNameAndType(store, QueryableStoreTypes.<K, byte[]>keyValueStore()));
   }
 
   /** The tenant's policy from the global tenant-policies store, else the defaults. */

@@ -60,6 +60,9 @@ public final class BatonConfig {
     public static final String HTTP_TOKENS_FILE = "baton.http.tokens-file";
     public static final String HTTP_MAX_URL_CHARS = "baton.http.max-url-chars";
     public static final String HTTP_MAX_CONCURRENT_QUERIES = "baton.http.max-concurrent-queries";
+    public static final String STATE_CACHE_MAX_BYTES = "baton.state.cache.max.bytes";
+    public static final String ROCKSDB_TOTAL_BYTES = "baton.rocksdb.total.bytes";
+    public static final String ROCKSDB_WRITE_BUFFER_BYTES = "baton.rocksdb.write-buffer.bytes";
     public static final String POLICY_PREFIX = "baton.policy.";
     public static final String MAX_OUTPUT_BYTES = "baton.max-output-bytes";
     public static final String REGISTRY_BASIC_AUTH = "baton.schema-registry.basic-auth-user-info";
@@ -174,6 +177,19 @@ public final class BatonConfig {
 
     public int maxSessionsPerPunctuation() {
         return Integer.parseInt(values.get(PUNCTUATE_MAX_SESSIONS));
+    }
+
+    /** Bound of the decoded-state cache per stream task, in bytes. */
+    public long stateCacheMaxBytes() {
+        return Long.parseLong(values.get(STATE_CACHE_MAX_BYTES));
+    }
+
+    public long rocksDbTotalBytes() {
+        return Long.parseLong(values.get(ROCKSDB_TOTAL_BYTES));
+    }
+
+    public long rocksDbWriteBufferBytes() {
+        return Long.parseLong(values.get(ROCKSDB_WRITE_BUFFER_BYTES));
     }
 
     public int httpPort() {
@@ -507,6 +523,14 @@ public final class BatonConfig {
                                 + "by control records; closed sessions keep their state."),
                 Setting.integer(PUNCTUATE_MAX_SESSIONS, "10000", 1, Integer.MAX_VALUE,
                         "At most this many sessions are visited per punctuation; the rest wait for the next one."),
+                Setting.longValue(STATE_CACHE_MAX_BYTES, "33554432", 0,
+                        "Bound of the decoded-session-state cache of each stream task, in bytes (busy sessions are not "
+                                + "read back from their stored turns on every event); 0: no cache."),
+                Setting.longValue(ROCKSDB_TOTAL_BYTES, "268435456", 1_048_576,
+                        "Off-heap memory of all RocksDB stores of the instance: one shared block cache (data, index "
+                                + "and filter blocks) that the memtables are charged to."),
+                Setting.longValue(ROCKSDB_WRITE_BUFFER_BYTES, "67108864", 1_048_576,
+                        "Part of baton.rocksdb.total.bytes the memtables of all stores may use together."),
                 Setting.integer(HTTP_PORT, "8080", 0, 65535,
                         "Port of the HTTP endpoints of `baton run` (health, metrics, queries); 0: any free port."),
                 Setting.string(HTTP_BIND_ADDRESS, "127.0.0.1",

@@ -4,7 +4,6 @@ import dev.baton.config.BatonConfig;
 import dev.baton.processor.SessionContextProcessor;
 import dev.baton.processor.JTokkitTokenizers;
 import dev.baton.processor.SessionProcessorOptions;
-import dev.baton.processor.SessionProvenance;
 import dev.baton.processor.TenantPolicyStoreUpdater;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -23,17 +22,16 @@ import java.util.Properties;
  *   baton.session-events (byte[] key/value)
  *     -> baton-decode            SessionEventDecoder (size, bytes, schema, key, fields); rejections
  *                                -> baton-dead-letter-writer
- *     -> baton-session-context   SessionContextProcessor, stores baton-session-state + baton-session-timers
- *                                + baton-session-provenance,
+ *     -> baton-session-context   SessionContextProcessor, stores baton-session-state, baton-session-entries,
+ *                                baton-handoff-ids, baton-session-timers, baton-session-provenance,
  *                                reads the global store baton-tenant-policies
  *          -> baton-snapshot-writer -> baton-context-snapshots-sink (baton.context-snapshots)
  *          -> baton-dead-letter-writer (LATE_TURN, INTERNAL)
  *   baton-dead-letter-writer -> baton-dead-letters-sink (baton.dead-letters)
  *   baton.tenant-policies -> baton-tenant-policies-source -> baton-tenant-policies-updater (global store)
  * </pre>
- * Every node and store is named explicitly; the only internal topics are the three stores' changelogs
- * ({@code <application.id>-baton-session-state-changelog}, {@code <application.id>-baton-session-timers-changelog},
- * {@code <application.id>-baton-session-provenance-changelog}).
+ * Every node and store is named explicitly; the only internal topics are the five stores' changelogs
+ * ({@code <application.id>-<store>-changelog}).
  * Run it with {@link #streamsProperties}: they register the exception handlers that dead-letter through it.
  * Details: docs/topology.md.
  */
@@ -63,6 +61,10 @@ public final class BatonTopology {
                 BatonProcessingExceptionHandler.class.getName());
         p.putIfAbsent(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 BatonProductionExceptionHandler.class.getName());
+        // RocksDB memory bounded by configuration (one shared block cache and write-buffer budget per instance)
+        p.putIfAbsent(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbConfig.class.getName());
+        p.put(BoundedRocksDbConfig.TOTAL_BYTES, Long.toString(config.rocksDbTotalBytes()));
+        p.put(BoundedRocksDbConfig.WRITE_BUFFER_BYTES, Long.toString(config.rocksDbWriteBufferBytes()));
         return p;
     }
 
@@ -79,16 +81,14 @@ public final class BatonTopology {
         SessionProcessorOptions options = new SessionProcessorOptions(SNAPSHOT_WRITER, DEAD_LETTER_WRITER,
                 config.wallClockPunctuation(), config.punctuateInterval(), config.maxSessionsPerPunctuation(),
                 config.defaultPolicy(), codecs.policies(), policyStore, JTokkitTokenizers.shared(),
-                config.maxOutputBytes(), config.snapshotEncoding());
+                config.maxOutputBytes(), config.snapshotEncoding(), config.stateCacheMaxBytes());
 
         topology.addSource(SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
                 config.sessionEventsTopic());
         topology.addProcessor(DECODE, () -> new DecodeProcessor(codecs.events(), SESSION, DEAD_LETTER_WRITER),
                 SOURCE);
         topology.addProcessor(SESSION, () -> new SessionContextProcessor(options), DECODE);
-        topology.addStateStore(SessionContextProcessor.sessionStoreBuilder(), SESSION);
-        topology.addStateStore(SessionContextProcessor.timerStoreBuilder(), SESSION);
-        topology.addStateStore(SessionProvenance.storeBuilder(), SESSION);
+        for (var store : SessionContextProcessor.storeBuilders()) topology.addStateStore(store, SESSION);
         topology.addProcessor(SNAPSHOT_WRITER, () -> new SnapshotWriter(codecs.snapshots(),
                 config.contextSnapshotsTopic(), config.maxOutputBytes()), SESSION);
         topology.addSink(SNAPSHOT_SINK, config.contextSnapshotsTopic(), new ByteArraySerializer(),

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.config.BatonConfig;
 import dev.baton.engine.model.SessionKey;
 import dev.baton.processor.SessionContextProcessor;
+import dev.baton.processor.SessionRepository;
 import org.apache.kafka.streams.TopologyDescription;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -281,6 +282,7 @@ class BatonTopologyTest {
             });
             assertThat(nodes).allMatch(n -> n.startsWith("baton-"));
             assertThat(stores).containsExactlyInAnyOrder(SessionContextProcessor.SESSION_STORE,
+                    SessionRepository.ENTRY_STORE, SessionRepository.HANDOFF_ID_STORE,
                     SessionContextProcessor.TIMER_STORE, SessionContextProcessor.POLICY_STORE,
                     dev.baton.processor.SessionProvenance.STORE);
         }

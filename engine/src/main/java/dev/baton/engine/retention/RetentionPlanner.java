@@ -1,6 +1,7 @@
 package dev.baton.engine.retention;
 
 import dev.baton.engine.policy.Policy;
+import dev.baton.engine.state.RetentionPlace;
 import dev.baton.engine.state.SessionState;
 import dev.baton.engine.state.TrailEntry;
 
@@ -24,31 +25,22 @@ public final class RetentionPlanner {
         List<Long> inlined = new ArrayList<>();
         List<TrailEntry> manifest = new ArrayList<>();
         Set<Long> retained = new HashSet<>();
-        long cumulative = 0;
         long bytes = 0;
-        boolean overflow = false;
         List<TrailEntry> trails = state.trails();
+        // R3's one walk, shared with the state's compaction (SessionState.retentionWalk).
+        List<RetentionPlace> places = state.retentionWalk(policy);
         for (int i = 0; i < trails.size(); i++) {
             TrailEntry e = trails.get(i);
-            // Once manifested, always manifested (its contents may be gone): the plan only moves forward.
-            if (e.manifested) overflow = true;
-            if (!overflow && i < policy.expandedTrailTurns()) {
-                expanded.add(e.seq);
-                retained.add(e.seq);
-                bytes += e.bytes;
-                continue;
-            }
-            if (!overflow) {
-                cumulative += e.bytes;
-                if (cumulative <= policy.inlineTrailBytes()) {
-                    inlined.add(e.seq);
-                    retained.add(e.seq);
-                    bytes += e.bytes;
+            switch (places.get(i)) {
+                case EXPANDED -> expanded.add(e.seq);
+                case INLINED -> inlined.add(e.seq);
+                case MANIFEST -> {
+                    manifest.add(e);
                     continue;
                 }
-                overflow = true;
             }
-            manifest.add(e);
+            retained.add(e.seq);
+            bytes += e.bytes;
         }
         return new RetentionPlan(expanded, inlined, manifest, state.manifestUnlisted(), bytes, retained);
     }

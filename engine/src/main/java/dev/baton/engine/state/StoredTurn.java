@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A turn as kept in {@link SessionState}: the turn's own data plus what was resolved when it was applied
+ * A turn as kept in {@link SessionState} (one stored entry, {@link EntryKind#TURN}): the turn's own data plus what was resolved when it was applied
  * (legacy call results on the calling turn, the answered call on a TOOL turn). Trail contents are dropped once the
  * retention plan (R3) puts the turn in the manifest: from then on only its tool names are needed.
  */
@@ -31,7 +31,22 @@ public final class StoredTurn {
     /** TOOL turn: the call id it carried (may be null). */
     public String toolCallId;
 
+    /** Approximate bytes when stored, fixed at the first call (the decoded-state cache's weight). */
+    private long weight = -1;
+
     public StoredTurn() {
+    }
+
+    long weight() {
+        if (weight < 0) {
+            long n = Utf8.length(text) + 64;
+            if (trail != null) {
+                for (ToolStep s : trail) n += Utf8.length(s.arguments()) + Utf8.length(s.result()) + 32;
+            }
+            if (calls != null) for (LegacyCall c : calls) n += Utf8.length(c.arguments) + Utf8.length(c.result) + 32;
+            weight = n;
+        }
+        return weight;
     }
 
     /** A legacy call and, once its TOOL turn arrived, the answer. */

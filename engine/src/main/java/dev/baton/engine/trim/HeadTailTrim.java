@@ -7,6 +7,7 @@ import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Truncation;
 import dev.baton.engine.snapshot.TruncationKind;
 import dev.baton.engine.state.Compacted;
+import dev.baton.engine.state.DigestLine;
 import dev.baton.engine.state.SessionState;
 import dev.baton.engine.state.StoredTurn;
 

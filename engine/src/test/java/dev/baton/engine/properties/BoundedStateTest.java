@@ -6,8 +6,9 @@ import dev.baton.engine.model.ToolCall;
 import dev.baton.engine.model.ToolStep;
 import dev.baton.engine.model.Turn;
 import dev.baton.engine.policy.Policy;
+import dev.baton.engine.state.EntryKind;
 import dev.baton.engine.state.SessionState;
-import dev.baton.engine.state.SessionStateCodec;
+import dev.baton.engine.state.StateStorage;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -80,7 +81,7 @@ class BoundedStateTest {
         for (long seq = 0; next < checkpoints.length; seq++) {
             state.offerTurn(gen.apply(r, seq), POLICY, 0L);
             if (seq + 1 == checkpoints[next]) {
-                sizes.put(checkpoints[next], SessionStateCodec.encode(state).length);
+                sizes.put(checkpoints[next], StateStorage.InMemory.of(state).dump().length);
                 next++;
             }
         }
@@ -149,5 +150,53 @@ class BoundedStateTest {
         System.out.println("bounded state, legacy calls and TOOL turns (encoded bytes): " + sizes);
         assertThat(sizes.get(10_000)).as("does not grow with length").isLessThan((int) (1.5 * sizes.get(1_000)) + 64 * 1024);
         assertThat((long) sizes.get(10_000)).as("absolute bound").isLessThan(bound());
+    }
+
+    /** What the per-turn layout stores at one length: skeleton bytes, live turn entries and their bytes, all entries. */
+    record Stored(int skeletonBytes, int turnEntries, long turnBytes, int entries, long entryBytes) {
+    }
+
+    /** Stores the session after every turn (only what each turn changed) and measures the store at the checkpoints. */
+    static Map<Integer, Stored> measureStored(BiFunction<Random, Long, Turn> gen, int... checkpoints) {
+        Random r = new Random(42);
+        SessionState state = SessionState.empty();
+        StateStorage.InMemory store = new StateStorage.InMemory();
+        Map<Integer, Stored> out = new LinkedHashMap<>();
+        int next = 0;
+        for (long seq = 0; next < checkpoints.length; seq++) {
+            state.offerTurn(gen.apply(r, seq), POLICY, 0L);
+            store.store(state);
+            if (seq + 1 == checkpoints[next]) {
+                int entries = 0;
+                long bytes = 0;
+                for (EntryKind k : EntryKind.values()) {
+                    entries += store.count(k);
+                    bytes += store.bytes(k);
+                }
+                out.put(checkpoints[next], new Stored(store.skeleton.length, store.count(EntryKind.TURN),
+                        store.bytes(EntryKind.TURN), entries, bytes));
+                next++;
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void shouldKeepTheSkeletonSmallAndTheLiveTurnEntriesFlatFromOneToTenThousandTurns() {
+        for (Map.Entry<String, BiFunction<Random, Long, Turn>> g : Map.<String, BiFunction<Random, Long, Turn>>of(
+                "realistic", BoundedStateTest::realistic, "tool-only", BoundedStateTest::silentTools,
+                "legacy", BoundedStateTest::legacy).entrySet()) {
+            Map<Integer, Stored> m = measureStored(g.getValue(), 1_000, 10_000);
+            System.out.println("per-turn layout, " + g.getKey() + ": " + m);
+            Stored at1k = m.get(1_000);
+            Stored at10k = m.get(10_000);
+            assertThat(at10k.skeletonBytes()).as(g.getKey() + ": skeleton in the low kilobytes").isLessThan(2_048);
+            assertThat(at10k.skeletonBytes()).as(g.getKey() + ": skeleton flat").isLessThan(at1k.skeletonBytes() + 256);
+            assertThat(at10k.turnEntries()).as(g.getKey() + ": live turn entries flat")
+                    .isLessThan((int) (1.5 * at1k.turnEntries()) + 50);
+            assertThat(at10k.turnBytes()).as(g.getKey() + ": live turn bytes flat")
+                    .isLessThan((long) (1.5 * at1k.turnBytes()) + 64 * 1024);
+            assertThat(at10k.entryBytes() + at10k.skeletonBytes()).as(g.getKey() + ": absolute bound").isLessThan(bound());
+        }
     }
 }

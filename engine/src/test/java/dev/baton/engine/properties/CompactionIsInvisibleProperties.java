@@ -3,7 +3,7 @@ package dev.baton.engine.properties;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.state.SessionState;
-import dev.baton.engine.state.SessionStateCodec;
+import dev.baton.engine.state.StateStorage;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -55,7 +55,7 @@ class CompactionIsInvisibleProperties {
                     + "differently from the full history:\n" + Renderings.difference(expected, actual));
         }
         // What the state store holds renders the same too.
-        Snapshot decoded = s.render(SessionStateCodec.decode(SessionStateCodec.encode(compacted)), h);
+        Snapshot decoded = s.render(StateStorage.InMemory.roundTrip(compacted), h);
         assertThat(decoded).isEqualTo(actual);
     }
 }

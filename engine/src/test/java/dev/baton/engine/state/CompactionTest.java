@@ -69,9 +69,9 @@ class CompactionTest {
         // Retained trails are bounded by bytes (R3: 163,840 after the 2 newest); beyond them, empty turns leave state.
         for (int i = 0; i < 5_000; i++) s.act("qwen", "", ok("c" + i, "poll", "{\"i\":" + i + "}", "status ok ".repeat(20)));
         SessionState st = s.state();
-        System.out.println("tool-only turns: body " + st.body().size() + ", encoded " + SessionStateCodec.encode(st).length);
+        System.out.println("tool-only turns: body " + st.body().size() + ", encoded " + StateStorage.InMemory.of(st).dump().length);
         assertThat(st.body().size()).isLessThan(2_000);
-        assertThat(SessionStateCodec.encode(st).length).isLessThan(600_000);
+        assertThat(StateStorage.InMemory.of(st).dump().length).isLessThan(600_000);
         assertThat(s.render(st, new Handoff("h", null, "opus", Target.LOCAL, null, null, null)))
                 .isEqualTo(s.render(s.fullState(), new Handoff("h", null, "opus", Target.LOCAL, null, null, null)));
     }

@@ -1,8 +1,7 @@
-package dev.baton.engine.trim;
+package dev.baton.engine.state;
 
 import dev.baton.engine.model.Role;
 import dev.baton.engine.narration.Escaping;
-import dev.baton.engine.state.StoredTurn;
 
 /**
  * R5: the deterministic one-line digest of a turn, used in the middle message when the omitted turns' lines fit the

@@ -1,0 +1,35 @@
+package dev.baton.engine.state;
+
+/**
+ * The kinds of per-session entries kept beside the skeleton (see {@link StateFormat}): each is one entry per item,
+ * keyed by the session, the kind's byte and a number (a seq, or an ordinal for open legacy calls), so that one
+ * session's entries of one kind are a contiguous range in number order.
+ */
+public enum EntryKind {
+    /** An applied turn the engine still needs (head, window, retained trails): {@link StoredTurn}, keyed by seq. */
+    TURN('T'),
+    /** A turn held until the gap before it fills: the {@code Turn} as it arrived, keyed by seq. */
+    HELD('H'),
+    /** The digest line of a compacted body turn (R5), keyed by the turn's seq. */
+    DIGEST('D'),
+    /** A trail-bearing turn as the retention plan sees it (R3): {@link TrailEntry}, keyed by seq. */
+    TRAIL('R'),
+    /** A legacy call not yet answered, keyed by the ordinal of its registration (their order). */
+    CALL('C');
+
+    private final byte code;
+
+    EntryKind(char code) {
+        this.code = (byte) code;
+    }
+
+    /** The byte that stands for this kind in a stored key. */
+    public byte code() {
+        return code;
+    }
+
+    public static EntryKind ofCode(byte code) {
+        for (EntryKind k : values()) if (k.code == code) return k;
+        throw new IllegalArgumentException("unknown entry kind byte " + code);
+    }
+}

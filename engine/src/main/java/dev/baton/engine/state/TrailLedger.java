@@ -1,0 +1,133 @@
+package dev.baton.engine.state;
+
+import dev.baton.engine.policy.Policy;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+
+/**
+ * The trail ledger (R3): every trail-bearing turn the retention plan can still name, newest first, with its trail
+ * bytes and whether it went to the manifest (each one its own stored entry, {@link EntryKind#TRAIL}); how many older
+ * manifest entries are only counted; and the legacy calls still waiting for their TOOL turn (each its own entry,
+ * {@link EntryKind#CALL}).
+ *
+ * <p>{@link #walk} is R3's one walk: the renderer's plan ({@code RetentionPlanner}) and the state's compaction
+ * ({@link #update}) both read it, so they cannot disagree.
+ */
+final class TrailLedger {
+    /** Trail-bearing turns, newest first; manifest entries beyond the manifest cap are only counted. */
+    final List<TrailEntry> trails = new ArrayList<>();
+    long manifestUnlisted;
+    /** Unanswered legacy calls by call id, oldest registration first. */
+    final LinkedHashMap<String, OpenCall> openCalls = new LinkedHashMap<>();
+    /** The ordinal the next registered legacy call gets (its stored entry's number). */
+    long nextCallOrdinal;
+    StateJournal journal;
+
+    /** A legacy call not yet answered by a TOOL turn. */
+    record OpenCall(long ordinal, long callingSeq, String agent, String callId, String tool, String arguments) {
+    }
+
+    /** Where R3 puts a trail: expanded (the newest ones), inlined (within the inline budget) or in the manifest. */
+    enum Place { EXPANDED, INLINED, MANIFEST }
+
+    /** R3's walk over the ledger, newest first: the place of each entry of {@link #trails}, by index. */
+    List<Place> walk(Policy policy) {
+        List<Place> places = new ArrayList<>(trails.size());
+        long cumulative = 0;
+        boolean overflow = false;
+        for (int i = 0; i < trails.size(); i++) {
+            TrailEntry e = trails.get(i);
+            // Once manifested, always manifested (its contents may be gone): the plan only moves forward.
+            if (e.manifested) overflow = true;
+            if (!overflow && i < policy.expandedTrailTurns()) {
+                places.add(Place.EXPANDED);
+                continue;
+            }
+            if (!overflow) {
+                cumulative += e.bytes;
+                if (cumulative <= policy.inlineTrailBytes()) {
+                    places.add(Place.INLINED);
+                    continue;
+                }
+                overflow = true;
+            }
+            places.add(Place.MANIFEST);
+        }
+        return places;
+    }
+
+    /** A new trail-bearing turn (newest). */
+    void add(TrailEntry e) {
+        trails.add(0, e);
+        changed(e);
+    }
+
+    void changed(TrailEntry e) {
+        if (journal != null) journal.put(EntryKind.TRAIL, e.seq);
+    }
+
+    /** The entry of this seq, or null (recent entries are first). */
+    TrailEntry find(long seq) {
+        for (TrailEntry e : trails) if (e.seq == seq) return e;
+        return null;
+    }
+
+    /**
+     * Marks the trails the walk puts in the manifest (they never leave it) and, when compacting, drops the entries
+     * that even the manifest's cap can never list again, keeping only their count. Returns the seqs newly manifested.
+     */
+    List<Long> update(Policy policy, boolean compaction) {
+        List<Place> places = walk(policy);
+        List<Long> newly = new ArrayList<>();
+        long manifestLineChars = 0;
+        for (int i = 0; i < trails.size(); i++) {
+            if (places.get(i) != Place.MANIFEST) continue;
+            TrailEntry e = trails.get(i);
+            if (!e.manifested) {
+                e.manifested = true;
+                changed(e);
+                newly.add(e.seq);
+            }
+            if (!compaction) continue;
+            manifestLineChars += ManifestLine.length(e) + 1;
+            if (manifestLineChars > policy.manifestCapChars()) {
+                // Entries this old can never be listed again (newer entries only push them further): count them.
+                List<TrailEntry> old = trails.subList(i, trails.size());
+                manifestUnlisted += old.size();
+                if (journal != null) for (TrailEntry o : old) journal.delete(EntryKind.TRAIL, o.seq);
+                old.clear();
+                break;
+            }
+        }
+        return newly;
+    }
+
+    /** Registers a legacy call (a re-used call id moves to the newest place). */
+    void open(long callingSeq, String agent, String callId, String tool, String arguments) {
+        close(callId);
+        OpenCall c = new OpenCall(nextCallOrdinal++, callingSeq, agent, callId, tool, arguments);
+        openCalls.put(callId, c);
+        if (journal != null) journal.put(EntryKind.CALL, c.ordinal());
+    }
+
+    /** Removes and returns the open call with this id, or null. */
+    OpenCall close(String callId) {
+        if (callId == null) return null;
+        OpenCall c = openCalls.remove(callId);
+        if (c != null && journal != null) journal.delete(EntryKind.CALL, c.ordinal());
+        return c;
+    }
+
+    /** Forgets the oldest open calls past the bound. */
+    void boundOpenCalls(Policy policy) {
+        while (openCalls.size() > Math.max(0, policy.maxOpenLegacyCalls())) {
+            Iterator<OpenCall> it = openCalls.values().iterator();
+            OpenCall c = it.next();
+            it.remove();
+            if (journal != null) journal.delete(EntryKind.CALL, c.ordinal());
+        }
+    }
+}

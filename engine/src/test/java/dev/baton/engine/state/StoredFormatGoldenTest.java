@@ -1,0 +1,134 @@
+package dev.baton.engine.state;
+
+import dev.baton.engine.ContextEngine;
+import dev.baton.engine.model.Handoff;
+import dev.baton.engine.model.Role;
+import dev.baton.engine.model.Target;
+import dev.baton.engine.model.Turn;
+import dev.baton.engine.snapshot.Snapshot;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The stored formats of every version stay readable: committed golden bytes (src/test/resources/state/) written from
+ * {@link StoredFormatScenario} — v1 by the former single-blob JSON codec, v2 by {@link StateStorage} — decode into a
+ * state that renders exactly what the scenario's events render when applied afresh, and goes on accepting events
+ * the same way. A changed layout without a new version fails {@link #shouldWriteTheV2GoldenBytesUnchanged}; the
+ * files of released versions are never rewritten (write a new file for a new version with
+ * {@code -Dbaton.golden.write=v3} and keep decoding the old ones).
+ */
+class StoredFormatGoldenTest {
+    static final Path V1 = Path.of("src/test/resources/state/v1-session-blob.bin");
+    static final Path V2 = Path.of("src/test/resources/state/v2-session-entries.bin");
+
+    static SessionState fresh() {
+        return StoredFormatScenario.apply(SessionState.empty());
+    }
+
+    /** Renders every kind of hand-off, then goes on: the missing seq 64 arrives and releases the waiting one. */
+    static List<Snapshot> behaviour(SessionState s) {
+        List<Snapshot> out = new ArrayList<>();
+        for (Handoff h : List.of(new Handoff("g-1", "qwen", "opus", Target.LOCAL, "brief", null, null),
+                new Handoff("g-2", "opus", "qwen", Target.LOCAL, null, null, 2_000),
+                new Handoff("g-3", "qwen", "coder", Target.CLAUDE_CLI, null, null, null))) {
+            out.add(ContextEngine.render("acme", "s-golden", s, new ReadyHandoff(h, 5L, null), StoredFormatScenario.POLICY));
+        }
+        assertThat(s.offerHandoff(new Handoff("h-1", "a", "b", Target.LOCAL, null, null, null), 1, StoredFormatScenario.POLICY,
+                1).kind()).as("a remembered id").isEqualTo(HandoffOutcome.Kind.DUPLICATE);
+        TurnOutcome o = s.offerTurn(Turn.of(64, "opus", Role.ASSISTANT, "the missing turn"), StoredFormatScenario.POLICY, 2);
+        assertThat(o.applied()).isEqualTo(2);
+        for (ReadyHandoff r : o.released()) out.add(ContextEngine.render("acme", "s-golden", s, r, StoredFormatScenario.POLICY));
+        for (ReadyHandoff r : s.offerTurn(Turn.of(66, "qwen", Role.USER, "now 70"), StoredFormatScenario.POLICY, 3).released()) {
+            out.add(ContextEngine.render("acme", "s-golden", s, r, StoredFormatScenario.POLICY));
+        }
+        return out;
+    }
+
+    @Test
+    void shouldDecodeTheV1GoldenBlobIntoAStateThatBehavesAsTheEvents() throws IOException {
+        SessionState v1 = LegacyBlobV1.decode(Files.readAllBytes(V1));
+        assertThat(v1.heldCount()).isEqualTo(1);
+        assertThat(v1.waitingHandoffs()).isEqualTo(1);
+        assertThat(v1.rememberedHandoffIds()).isEqualTo(3);
+        assertThat(v1.openLegacyCalls()).isEqualTo(2);
+        assertThat(v1.compacted().count).isPositive();
+        assertThat(behaviour(v1)).isEqualTo(behaviour(fresh()));
+    }
+
+    @Test
+    void shouldMigrateTheV1GoldenBlobToEntriesAndKeepItsBehaviour() throws IOException {
+        SessionState v1 = LegacyBlobV1.decode(Files.readAllBytes(V1));
+        StateStorage.InMemory stored = StateStorage.InMemory.of(v1);
+        assertThat(StateFormat.versionOf(stored.skeleton)).isEqualTo(StateFormat.VERSION);
+        assertThat(behaviour(stored.load())).isEqualTo(behaviour(fresh()));
+    }
+
+    @Test
+    void shouldDecodeTheV2GoldenEntriesIntoAStateThatBehavesAsTheEvents() throws IOException {
+        StateStorage.InMemory golden = read(Files.readAllBytes(V2));
+        assertThat(behaviour(golden.load())).isEqualTo(behaviour(fresh()));
+    }
+
+    @Test
+    void shouldWriteTheV2GoldenBytesUnchanged() throws IOException {
+        byte[] now = write(StateStorage.InMemory.of(fresh()));
+        if ("v2".equals(System.getProperty("baton.golden.write"))) Files.write(V2, now);
+        assertThat(now).as("the v2 layout changed: give the new layout a new version, keep reading v2")
+                .isEqualTo(Files.readAllBytes(V2));
+    }
+
+    @Test
+    void shouldRefuseAnUnknownVersionLoudly() {
+        byte[] skeleton = StateStorage.InMemory.of(fresh()).skeleton.clone();
+        skeleton[0] = 9;
+        assertThatThrownBy(() -> StateStorage.load(skeleton, new StateStorage.InMemory(), HandoffIdLog.inMemory()))
+                .hasMessageContaining("version 9");
+    }
+
+    /** The golden container: skeleton, entries (kind, number, value), ids (ordinal, id). Test-only framing. */
+    static byte[] write(StateStorage.InMemory m) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(b);
+        out.writeInt(m.skeleton.length);
+        out.write(m.skeleton);
+        List<Object[]> entries = new ArrayList<>();
+        m.scan((kind, number, value) -> entries.add(new Object[]{kind, number, value}));
+        out.writeInt(entries.size());
+        for (Object[] e : entries) {
+            out.writeByte(((EntryKind) e[0]).code());
+            out.writeLong((Long) e[1]);
+            out.writeInt(((byte[]) e[2]).length);
+            out.write((byte[]) e[2]);
+        }
+        out.writeInt(m.ids.entries().size());
+        for (var e : m.ids.entries().entrySet()) {
+            out.writeLong(e.getKey());
+            out.writeUTF(e.getValue());
+        }
+        return b.toByteArray();
+    }
+
+    static StateStorage.InMemory read(byte[] bytes) throws IOException {
+        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes));
+        StateStorage.InMemory m = new StateStorage.InMemory();
+        m.skeleton = in.readNBytes(in.readInt());
+        for (int i = 0, n = in.readInt(); i < n; i++) {
+            EntryKind kind = EntryKind.ofCode(in.readByte());
+            long number = in.readLong();
+            m.put(kind, number, in.readNBytes(in.readInt()));
+        }
+        for (int i = 0, n = in.readInt(); i < n; i++) m.ids.put(in.readLong(), in.readUTF());
+        return m;
+    }
+}
