@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import dev.baton.replay.BackfillOptions;
 import dev.baton.replay.BackfillRunner;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code baton backfill}: replay a JSONL export of session events and write every snapshot. */
@@ -57,15 +58,8 @@ public final class BackfillCommand implements Callable<Integer> {
       description = "Where to write rejected records (default: not written, only counted).")
   Path deadLetters;
 
-  @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,...]",
-      description = "Replay on this Kafka cluster instead of a broker inside this process. The run uses its own "
-          + "topics and application id (prefix baton-backfill-), deleted at the end; never the production topics.")
-  String bootstrapServers;
-
-  @Option(names = "--config", paramLabel = "FILE",
-      description = "Properties file: baton.policy.* budgets for the replay, and Kafka client settings (security) "
-          + "for --bootstrap-servers. Env: BATON_CONFIG; BATON_* variables apply too.")
-  Path config;
+  @Mixin
+  ClusterOptions cluster = new ClusterOptions();
 
   @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "PT30M",
       description = "Give up when the results have not all arrived after this long (ISO-8601, default ${DEFAULT-VALUE}).")
@@ -76,7 +70,8 @@ public final class BackfillCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    return new BackfillRunner(new BackfillOptions(input, output, deadLetters, bootstrapServers, config, timeout,
+    return new BackfillRunner(new BackfillOptions(input, output, deadLetters, cluster.bootstrapServers(),
+        cluster.config(), timeout,
         noProgress)).run();
   }
 }
