@@ -2,10 +2,12 @@ package dev.baton.cli;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import dev.baton.replay.BackfillOptions;
 import dev.baton.replay.BackfillRunner;
+import dev.baton.replay.HandoffTriggers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -40,6 +42,7 @@ import picocli.CommandLine.Option;
         "Examples:",
         "  ./baton backfill -i sessions-2025.jsonl.gz -o snapshots.jsonl.gz --dead-letters rejected.jsonl",
         "  ./baton backfill -i sessions.jsonl -o - | jq -r .snapshot_id",
+        "  ./baton backfill -i sessions.jsonl -o eval.jsonl --handoff-at error --handoff-to claude-opus --sample 0.1",
         "",
         "Exit codes: 0 every record was applied, counted as a duplicate or dead-lettered;",
         "            1 failed; 2 wrong command line; 3 finished, but not every record was accounted for."
@@ -68,10 +71,30 @@ public final class BackfillCommand implements Callable<Integer> {
   @Option(names = "--no-progress", negatable = false, description = "Do not show progress on stderr.")
   boolean noProgress;
 
+  @Option(names = "--handoff-at", paramLabel = "every:N|error|last|seqs:FILE",
+      description = "Add synthetic hand-offs (repeatable): after every N turns of a session (by seq), after every "
+          + "turn with an ERROR tool step, once at the end of each session, or after the turns a file names "
+          + "(tenant session seq [to_agent [target]] per line). Their ids start with baton-synthetic: and their "
+          + "snapshots have \"synthetic\": true; real hand-offs are served as usual.")
+  List<String> handoffAt;
+
+  @Option(names = "--handoff-to", paramLabel = "AGENT",
+      description = "The receiving agent of the synthetic hand-offs (a seqs file may name its own).")
+  String handoffTo;
+
+  @Option(names = "--handoff-target", paramLabel = "LOCAL|CLAUDE_CLI", defaultValue = "LOCAL",
+      description = "The target of the synthetic hand-offs (default ${DEFAULT-VALUE}).")
+  String handoffTarget;
+
+  @Option(names = "--sample", paramLabel = "FRACTION", defaultValue = "1.0",
+      description = "Replay only this fraction of the sessions, chosen by a hash of tenant/session (the same "
+          + "sessions on every run); lines that name no session are replayed (and dead-lettered) as usual.")
+  double sample;
+
   @Override
   public Integer call() throws Exception {
     return new BackfillRunner(new BackfillOptions(input, output, deadLetters, cluster.bootstrapServers(),
-        cluster.config(), timeout,
-        noProgress)).run();
+        cluster.config(), timeout, noProgress, HandoffTriggers.parse(handoffAt, handoffTo, handoffTarget),
+        sample)).run();
   }
 }

@@ -7,6 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
@@ -22,7 +23,9 @@ import dev.baton.app.AppFailure;
 import dev.baton.app.ExitCodes;
 import dev.baton.config.BatonConfig;
 import dev.baton.config.ConfigLoader;
+import dev.baton.avro.ContextSnapshot;
 import dev.baton.processor.ErrorCode;
+import dev.baton.serde.AvroJson;
 
 /**
  * {@code baton backfill}: every line of the input goes, as it is, to the topology (JSON format on the run's own
@@ -49,14 +52,22 @@ public final class BackfillRunner {
         this.options = options;
     }
 
-    /** What the first fields of an input line say (null when absent or unreadable). */
-    record Peek(String tenantId, String sessionId, String handoffId, boolean asOfSeq) {
+    /**
+     * What the fields of an input line say that the replay needs (null or -1 when absent or unreadable): the
+     * session, a hand-off's id and whether it has {@code as_of_seq}, and for a turn what synthetic triggers look at.
+     */
+    record Peek(String tenantId, String sessionId, String handoffId, boolean asOfSeq, String occurredAt, long seq,
+                String agent, String role, boolean hasError) {
         Peek(String tenantId, String sessionId, String handoffId) {
-            this(tenantId, sessionId, handoffId, false);
+            this(tenantId, sessionId, handoffId, false, null, -1, null, null, false);
         }
 
         String key() {
             return tenantId == null || sessionId == null ? null : tenantId + "/" + sessionId;
+        }
+
+        boolean isTurn() {
+            return seq >= 0;
         }
     }
 
@@ -142,6 +153,7 @@ public final class BackfillRunner {
         // (the prefix keeps the name's ending, so a .gz output is compressed from the start)
         Path temporary = Jsonl.isStdio(output) ? output
             : output.toAbsolutePath().resolveSibling(".partial-" + output.getFileName());
+        Items items = new Items(lines, maxRecordBytes, options.triggers(), options.sample());
         Replay.Result result;
         try (Replay replay = Replay.open(new Replay.Settings(options.bootstrapServers(), base, "json", null, runName, 4));
              Progress progress = options.noProgress() ? null : Progress.onStderr("backfill", totalLines, "records");
@@ -150,7 +162,7 @@ public final class BackfillRunner {
             Replay.Sink sink = new Replay.Sink() {
                 @Override
                 public void snapshot(long position, byte[] value) throws IOException {
-                    writer.write(value);
+                    writer.write(isSynthetic(position) ? markSynthetic(value) : value);
                 }
 
                 @Override
@@ -160,7 +172,7 @@ public final class BackfillRunner {
                     }
                 }
             };
-            result = replay.run(() -> item(lines.next(), maxRecordBytes), BackfillRunner::snapshotIdOf, sink,
+            result = replay.run(items, BackfillRunner::snapshotIdOf, sink,
                 options.timeout(), n -> {
                     if (progress != null) {
                         progress.update(n);
@@ -175,37 +187,150 @@ public final class BackfillRunner {
         if (!Jsonl.isStdio(output)) {
             Files.move(temporary, output, StandardCopyOption.REPLACE_EXISTING);
         }
-        return report(result, output, started);
+        return report(result, items, output, started);
     }
 
-    /** What the replay sends for one line: the line as it is, or, over the limit, an OVERSIZED dead letter. */
-    static Replay.Item item(EventLine event, int maxRecordBytes) {
-        if (event == null) {
-            return null;
-        }
-        Jsonl.Line line = event.line();
-        Peek peek = peek(line.bytes());
-        String key = peek.key();
-        byte[] keyBytes = key == null ? null : key.getBytes(StandardCharsets.UTF_8);
-        if (line.truncated()) {
-            return new Replay.Reject(event.lineNumber(), new Replay.DeadLetter(ErrorCode.OVERSIZED.name(),
-                String.format(Locale.ROOT, "line has %,d bytes; the limit is %,d (the dead letter keeps the first "
-                    + "%,d)", line.size(), maxRecordBytes, line.bytes().length),
-                keyBytes, line.bytes(), line.size()));
-        }
-        String snapshotId = key != null && peek.handoffId() != null ? key + "/" + peek.handoffId() : null;
-        return new Replay.Send(event.lineNumber(), keyBytes, line.bytes(), snapshotId, peek.asOfSeq());
+    /** Bits of a position below the line number: room for the synthetic hand-offs that follow a line. */
+    static final int SUB_BITS = 8;
+
+    /** The replay position of a line (synthetic hand-offs after it take the positions just above). */
+    static long positionOf(long lineNumber) {
+        return lineNumber << SUB_BITS;
     }
 
-    private int report(Replay.Result result, Path output, long started) {
+    /** The input line a position stands for. */
+    static long lineOf(long position) {
+        return position == Replay.NO_POSITION ? -1 : position >>> SUB_BITS;
+    }
+
+    /** True for the position of a synthetic hand-off. */
+    static boolean isSynthetic(long position) {
+        return position != Replay.NO_POSITION && (position & ((1 << SUB_BITS) - 1)) != 0;
+    }
+
+    /**
+     * The replay's input: each line as it is (or, over the limit, an OVERSIZED dead letter), lines of sessions left
+     * out by {@code --sample} skipped, and the synthetic hand-offs of {@code --handoff-at} after their turns.
+     */
+    static final class Items implements Replay.Source {
+        private final LineSource lines;
+        private final int maxRecordBytes;
+        private final HandoffTriggers triggers;
+        private final double sample;
+        private final java.util.ArrayDeque<Replay.Item> queued = new java.util.ArrayDeque<>();
+        /** For {@code last}: per session, the last event time and the last ASSISTANT/TOOL agent. */
+        private final Map<String, String[]> lastSeen = new HashMap<>();
+        private long lastLine;
+        private long epilogue;
+        long sampledOut;
+        long synthetic;
+
+        Items(LineSource lines, int maxRecordBytes, HandoffTriggers triggers, double sample) {
+            this.lines = lines;
+            this.maxRecordBytes = maxRecordBytes;
+            this.triggers = triggers;
+            this.sample = sample;
+        }
+
+        @Override
+        public Replay.Item next() throws IOException {
+            while (queued.isEmpty()) {
+                EventLine event = lines.next();
+                if (event == null) {
+                    return null;
+                }
+                lastLine = event.lineNumber();
+                convert(event);
+            }
+            return queued.poll();
+        }
+
+        private void convert(EventLine event) {
+            Jsonl.Line line = event.line();
+            long position = positionOf(event.lineNumber());
+            Peek peek = peek(line.bytes());
+            String key = peek.key();
+            if (sample < 1.0 && Replay.isSessionKey(key) && !HandoffTriggers.sampled(key, sample)) {
+                sampledOut++;
+                return;
+            }
+            byte[] keyBytes = key == null ? null : key.getBytes(StandardCharsets.UTF_8);
+            if (line.truncated()) {
+                queued.add(new Replay.Reject(position, new Replay.DeadLetter(ErrorCode.OVERSIZED.name(),
+                    String.format(Locale.ROOT, "line has %,d bytes; the limit is %,d (the dead letter keeps the first "
+                        + "%,d)", line.size(), maxRecordBytes, line.bytes().length),
+                    keyBytes, line.bytes(), line.size())));
+                return;
+            }
+            if (triggers != null && HandoffTriggers.reserved(peek.handoffId())) {
+                queued.add(new Replay.Reject(position, new Replay.DeadLetter(ErrorCode.INVALID_ID.name(),
+                    "handoff.handoff_id '" + peek.handoffId() + "' starts with " + HandoffTriggers.ID_PREFIX
+                        + ", which is reserved for synthetic hand-offs while --handoff-at is on",
+                    keyBytes, line.bytes(), line.size())));
+                return;
+            }
+            String snapshotId = key != null && peek.handoffId() != null ? key + "/" + peek.handoffId() : null;
+            queued.add(new Replay.Send(position, keyBytes, line.bytes(), snapshotId, peek.asOfSeq()));
+            if (triggers == null || !Replay.isSessionKey(key)) {
+                return;
+            }
+            if (triggers.last() && peek.occurredAt() != null) {
+                String[] seen = lastSeen.computeIfAbsent(key, k -> new String[2]);
+                seen[0] = peek.occurredAt();
+                if (peek.isTurn() && peek.role() != null && (peek.role().equalsIgnoreCase("ASSISTANT")
+                    || peek.role().equalsIgnoreCase("TOOL"))) {
+                    seen[1] = peek.agent();
+                }
+            }
+            if (peek.isTurn() && peek.occurredAt() != null) {
+                int sub = 1;
+                for (byte[] h : triggers.after(new HandoffTriggers.Turn(peek.tenantId(), peek.sessionId(),
+                    peek.occurredAt(), peek.seq(), peek.agent(), peek.role(), peek.hasError()))) {
+                    if (sub >= (1 << SUB_BITS)) {
+                        break; // (more than 255 synthetic hand-offs after one turn: a seqs file naming one seq 255 times)
+                    }
+                    Peek hp = peek(h);
+                    queued.add(new Replay.Send(position + sub++, keyBytes, h, key + "/" + hp.handoffId(), true));
+                    synthetic++;
+                }
+            }
+        }
+
+        @Override
+        public List<Replay.Item> afterSettle(String sessionKey) {
+            if (triggers == null || !triggers.last()) {
+                return List.of();
+            }
+            String[] seen = lastSeen.get(sessionKey);
+            if (seen == null) {
+                return List.of();
+            }
+            int slash = sessionKey.indexOf('/');
+            byte[] h = triggers.lastOf(sessionKey.substring(0, slash), sessionKey.substring(slash + 1), seen[0],
+                seen[1]);
+            long position = positionOf(lastLine + 1 + epilogue++) + 1;
+            synthetic++;
+            return List.of(new Replay.Send(position, sessionKey.getBytes(StandardCharsets.UTF_8), h,
+                sessionKey + "/" + peek(h).handoffId(), false));
+        }
+    }
+
+    private int report(Replay.Result result, Items items, Path output, long started) {
         long seconds = Math.round((System.nanoTime() - started) / 1e9);
         Map<String, Double> counters = result.counters();
         say(String.format(Locale.ROOT, "%,d records of %,d sessions → %,d snapshots (%s), %,d dead letters%s, "
-                + "%,.0f duplicate turns, %,.0f duplicate hand-offs; %d s", result.records(), result.sessions(),
-            result.snapshots(), Jsonl.isStdio(output) ? "stdout" : output.toString(), result.deadLetterCount(),
-            result.deadLetters().isEmpty() ? "" : " " + result.deadLetters(),
-            counters.getOrDefault("duplicate-turns-total", 0.0), counters.getOrDefault("duplicate-handoffs-total", 0.0),
-            seconds));
+                + "%,.0f turns applied, %,.0f duplicate turns, %,.0f duplicate hand-offs; %d s", result.records(),
+            result.sessions(), result.snapshots(), Jsonl.isStdio(output) ? "stdout" : output.toString(),
+            result.deadLetterCount(), result.deadLetters().isEmpty() ? "" : " " + result.deadLetters(),
+            counters.getOrDefault("applied-turns-total", 0.0), counters.getOrDefault("duplicate-turns-total", 0.0),
+            counters.getOrDefault("duplicate-handoffs-total", 0.0), seconds));
+        if (items.synthetic > 0) {
+            say(String.format(Locale.ROOT, "%,d synthetic hand-offs (--handoff-at) among the records", items.synthetic));
+        }
+        if (items.sampledOut > 0) {
+            say(String.format(Locale.ROOT, "%,d records of sessions outside --sample %s skipped", items.sampledOut,
+                options.sample()));
+        }
         if (result.unmatchedSnapshots() > 0) {
             say(result.unmatchedSnapshots() + " snapshots matched no hand-off of the input and were not written");
         }
@@ -221,12 +346,19 @@ public final class BackfillRunner {
         return ExitCodes.OK;
     }
 
+    /** The snapshot's JSON with {@code "synthetic": true} (its schema's field; false on every other snapshot). */
+    static byte[] markSynthetic(byte[] snapshotJson) {
+        ContextSnapshot snapshot = AvroJson.read(snapshotJson, ContextSnapshot.class);
+        snapshot.setSynthetic(true);
+        return AvroJson.write(snapshot);
+    }
+
     /** A dead letter as a line of the --dead-letters file: {error_code, error_message, source_line, record}. */
     static byte[] deadLetterLine(long position, Replay.DeadLetter dl) throws IOException {
         ObjectNode node = MAPPER.createObjectNode();
         node.put("error_code", dl.code());
         node.put("error_message", dl.message());
-        node.put("source_line", position == Replay.NO_POSITION ? -1 : position);
+        node.put("source_line", lineOf(position));
         node.put("record", dl.value() == null ? null : new String(dl.value(), StandardCharsets.UTF_8));
         return MAPPER.writeValueAsBytes(node);
     }
@@ -252,12 +384,17 @@ public final class BackfillRunner {
         return peek(line).key();
     }
 
-    /** tenant_id, session_id, handoff.handoff_id and whether handoff.as_of_seq is set, read without a tree. */
+    /** Reads a line's {@link Peek} without building a tree. */
     static Peek peek(byte[] line) {
         String tenant = null;
         String session = null;
         String handoff = null;
         boolean asOf = false;
+        String occurredAt = null;
+        long seq = -1;
+        String agent = null;
+        String role = null;
+        boolean error = false;
         try (JsonParser p = JSON.createParser(line)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return new Peek(null, null, null);
@@ -269,6 +406,8 @@ public final class BackfillRunner {
                     tenant = p.getText();
                 } else if (value == JsonToken.VALUE_STRING && name.equals("session_id")) {
                     session = p.getText();
+                } else if (value == JsonToken.VALUE_STRING && name.equals("occurred_at")) {
+                    occurredAt = p.getText();
                 } else if (value == JsonToken.START_OBJECT && name.equals("handoff")) {
                     while (p.nextToken() == JsonToken.FIELD_NAME) {
                         String field = p.currentName();
@@ -282,6 +421,37 @@ public final class BackfillRunner {
                             p.skipChildren();
                         }
                     }
+                } else if (value == JsonToken.START_OBJECT && name.equals("turn")) {
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String field = p.currentName();
+                        JsonToken v = p.nextToken();
+                        if (v == JsonToken.VALUE_NUMBER_INT && field.equals("seq")) {
+                            seq = p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? -1 : p.getLongValue();
+                        } else if (v == JsonToken.VALUE_STRING && field.equals("agent")) {
+                            agent = p.getText();
+                        } else if (v == JsonToken.VALUE_STRING && field.equals("role")) {
+                            role = p.getText();
+                        } else if (v == JsonToken.START_ARRAY && field.equals("trail")) {
+                            JsonToken step;
+                            while ((step = p.nextToken()) != JsonToken.END_ARRAY && step != null) {
+                                if (step != JsonToken.START_OBJECT) {
+                                    p.skipChildren();
+                                    continue;
+                                }
+                                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                                    String stepField = p.currentName();
+                                    JsonToken sv = p.nextToken();
+                                    if (sv == JsonToken.VALUE_STRING && stepField.equals("status")) {
+                                        error |= p.getText().equalsIgnoreCase("ERROR");
+                                    } else {
+                                        p.skipChildren();
+                                    }
+                                }
+                            }
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
                 } else {
                     p.skipChildren();
                 }
@@ -289,7 +459,7 @@ public final class BackfillRunner {
         } catch (IOException | RuntimeException unreadable) {
             // the topology's decoder will say what is wrong with it (MALFORMED and the like)
         }
-        return new Peek(tenant, session, handoff, asOf);
+        return new Peek(tenant, session, handoff, asOf, occurredAt, seq, agent, role, error);
     }
 
     static String snapshotIdOf(byte[] snapshotJson) {

@@ -142,6 +142,14 @@ final class Replay implements AutoCloseable {
     interface Source {
         /** The next item, or null at the end. */
         Item next() throws IOException;
+
+        /**
+         * Items to send for a session once every session is settled (after the end of the input), positions above
+         * every earlier one; none by default.
+         */
+        default List<Item> afterSettle(String sessionKey) {
+            return List.of();
+        }
     }
 
     /** A dead letter as the replay reports it. {@code originalSize} is the size of the rejected value in bytes. */
@@ -545,13 +553,24 @@ final class Replay implements AutoCloseable {
                 maybeStep(false);
             }
             // the end of the input: settle every session now (gaps, waiting hand-offs) instead of waiting for the clock
-            nextPosition = NO_POSITION;
             sessionKeys.finish();
             for (String key : sessionKeys) {
                 settle(key);
                 sessions++;
                 maybeStep(false);
             }
+            for (String key : sessionKeys) {
+                for (Item after : source.afterSettle(key)) {
+                    if (after.position() <= nextPosition || !(after instanceof Send s)) {
+                        throw new IllegalArgumentException("an item after the settle must be a record to send, "
+                            + "positioned after the input");
+                    }
+                    nextPosition = after.position();
+                    send(s);
+                    maybeStep(false);
+                }
+            }
+            nextPosition = NO_POSITION;
             producer.flush();
             throwIfSendFailed();
             long deadline = System.nanoTime() + timeout.toNanos();

@@ -68,7 +68,8 @@ class SnapshotEncoderTest {
         assertThat(line).contains("\"tool_calls\":[{\"call_id\":\"c1\",\"tool\":\"grep\",\"arguments\":{\"z\":1.0,\"a\":1e5}}]");
         assertThat(line).contains("\"content\":\"fix it ✓\"");
         assertThat(line).endsWith("\"stats\":{\"message_chars\":40,\"brick_chars\":23,\"estimated_tokens\":16},"
-                + "\"parity\":{\"reference_agent\":\"claude\",\"reference_items\":5,\"covered_items\":5}}");
+                + "\"parity\":{\"reference_agent\":\"claude\",\"reference_items\":5,\"covered_items\":5},"
+                + "\"synthetic\":false}");
         assertThat(new String(SnapshotEncoder.json().encode(TOPIC, snapshot()), StandardCharsets.UTF_8)).isEqualTo(line);
     }
 
