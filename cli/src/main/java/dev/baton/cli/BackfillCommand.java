@@ -26,13 +26,14 @@ import picocli.CommandLine.Option;
     description = {
         "Reads SessionEvents from a JSONL file, runs them through the real topology (on a Kafka "
             + "broker inside this process, unless --bootstrap-servers is given) and writes every "
-            + "ContextSnapshot as JSONL, in the input order of the hand-offs. The same input always gives "
-            + "byte-identical output.",
+            + "ContextSnapshot as JSONL as soon as it is ready, in the input order of the hand-offs, in bounded "
+            + "memory whatever the input's size. The same input always gives byte-identical output.",
         "",
         "At the end of the input nothing waits for the wall clock: gaps that cannot fill and "
             + "hand-offs still waiting for turns are settled at once with a TURNS_MISSING marker, and "
             + "closed sessions keep their state to the end. Records that break the contract go to "
-            + "--dead-letters as {error_code, error_message, source_line, record}. Progress on stderr."
+            + "--dead-letters as {error_code, error_message, source_line, record}; a line over the record limit "
+            + "(1 MiB) is dead-lettered OVERSIZED with its first 64 KiB, without being read whole. Progress on stderr."
     },
     optionListHeading = "%nOptions:%n",
     footerHeading = "%n",

@@ -155,7 +155,11 @@ public final class BackfillRunner {
             : output.toAbsolutePath().resolveSibling(".partial-" + output.getFileName());
         Items items = new Items(lines, maxRecordBytes, options.triggers(), options.sample());
         Replay.Result result;
-        try (Replay replay = Replay.open(new Replay.Settings(options.bootstrapServers(), base, "json", null, runName, 4));
+        // one partition per stream thread (one by default): more add no parallelism, only one decoded-state cache per
+        // task (32 MiB of encoded state each) on the heap; the output does not depend on it
+        int partitions = Math.max(1, Integer.parseInt(base.getOrDefault("num.stream.threads", "1").trim()));
+        try (Replay replay = Replay.open(new Replay.Settings(options.bootstrapServers(), base, "json", null, runName,
+                partitions));
              Progress progress = options.noProgress() ? null : Progress.onStderr("backfill", totalLines, "records");
              Jsonl.Writer writer = Jsonl.writer(temporary);
              Jsonl.Writer deadWriter = options.deadLetters() == null ? null : Jsonl.writer(options.deadLetters())) {

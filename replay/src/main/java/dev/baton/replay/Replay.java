@@ -80,8 +80,8 @@ import dev.baton.topology.DeadLetterHeaders;
  * exactly-once the output's commit markers can trail the offsets' by a moment). A crash fails the whole run, so no
  * record is ever processed twice.
  *
- * <p>Memory is bounded whatever the input's size: at most {@link #MAX_IN_FLIGHT} records are sent and not yet
- * committed (the sender waits), the reorder buffers spill past {@link #SPOOL_MEMORY_BYTES} each, and the session
+ * <p>Memory is bounded whatever the input's size: at most {@link #MAX_IN_FLIGHT} records ({@link
+ * #MAX_IN_FLIGHT_BYTES} bytes) are sent and not yet committed (the sender waits), the reorder buffers spill past {@link #SPOOL_MEMORY_BYTES} each, and the session
  * keys for the settle records are kept on disk. What stays in memory beyond that are the hand-offs waiting for turns
  * past the end of what arrived (at most the waiting bound, 100 per session by default).
  */
@@ -95,6 +95,9 @@ final class Replay implements AutoCloseable {
 
     /** Records sent and not yet committed by the application, at most. */
     static final int MAX_IN_FLIGHT = 100_000;
+
+    /** Bytes of records sent and not yet committed, at most (what the broker holds of the input). */
+    static final long MAX_IN_FLIGHT_BYTES = 256L * 1024 * 1024;
 
     /** Bytes each reorder buffer holds in memory before it spills to disk. */
     static final long SPOOL_MEMORY_BYTES = 32L * 1024 * 1024;
@@ -241,6 +244,7 @@ final class Replay implements AutoCloseable {
     private final StreamsApp app;
     private final KafkaProducer<byte[], byte[]> producer;
     private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
+    private final Thread cleanup;
 
     private Replay(Settings settings) {
         this.settings = settings;
@@ -293,6 +297,14 @@ final class Replay implements AutoCloseable {
         this.workDir = work;
         this.app = streams;
         this.producer = prod;
+        // stopped by a signal: the state and spill directories go too (the broker has its own hook)
+        Path stateToDelete = state;
+        Path workToDelete = work;
+        this.cleanup = new Thread(() -> {
+            deleteRecursively(stateToDelete);
+            deleteRecursively(workToDelete);
+        }, "replay-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
     /** Starts the broker (unless one is given), creates the topics and starts the topology. */
@@ -318,6 +330,9 @@ final class Replay implements AutoCloseable {
             // committed offset then means every output of the records before it is readable (see the class doc)
             .set(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE)
             .set(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "500")
+            // Kafka Streams buffers up to this many input records per partition: 1,000 large records would be tens
+            // of MB of heap; the broker holds them just as well
+            .set(StreamsConfig.BUFFERED_RECORDS_PER_PARTITION_CONFIG, "100")
             .set(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString())
             .set(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "0")
             .set(StreamsConfig.topicPrefix("segment.bytes"), Integer.toString(SEGMENT_BYTES))
@@ -432,12 +447,14 @@ final class Replay implements AutoCloseable {
         final long position;
         final String snapshotId;
         final boolean mayWait;
+        final int bytes;
         boolean resolved;
 
-        Entry(long position, String snapshotId, boolean mayWait) {
+        Entry(long position, String snapshotId, boolean mayWait, int bytes) {
             this.position = position;
             this.snapshotId = snapshotId;
             this.mayWait = mayWait;
+            this.bytes = bytes;
         }
     }
 
@@ -497,6 +514,7 @@ final class Replay implements AutoCloseable {
         private final List<TopicPartition> inputPartitions = new ArrayList<>();
         private final Map<String, Long> codes = new TreeMap<>();
         private long inFlight;
+        private long inFlightBytes;
         private long nextPosition = Long.MIN_VALUE;
         private long records;
         private long committedRecords;
@@ -602,7 +620,8 @@ final class Replay implements AutoCloseable {
                 : Utils.toPositive(Utils.murmur2(s.key())) % windows.length;
             RecordHeaders headers = new RecordHeaders();
             headers.add(SOURCE_LINE_HEADER, Long.toString(s.position()).getBytes(StandardCharsets.UTF_8));
-            Entry entry = new Entry(s.position(), s.snapshotId(), s.mayWait());
+            Entry entry = new Entry(s.position(), s.snapshotId(), s.mayWait(),
+                (s.key() == null ? 0 : s.key().length) + (s.value() == null ? 0 : s.value().length));
             if (s.snapshotId() != null) {
                 open.computeIfAbsent(s.snapshotId(), k -> new ArrayDeque<>(1)).add(entry);
             }
@@ -617,11 +636,11 @@ final class Replay implements AutoCloseable {
             headers.add(SessionContextProcessor.CONTROL_HEADER,
                 SessionContextProcessor.SETTLE.getBytes(StandardCharsets.UTF_8));
             produce(new ProducerRecord<>(config.sessionEventsTopic(), partition, null, key, new byte[0], headers),
-                partition, new Entry(NO_POSITION, null, false));
+                partition, new Entry(NO_POSITION, null, false, key.length));
         }
 
         private void produce(ProducerRecord<byte[], byte[]> record, int partition, Entry entry) {
-            while (inFlight >= MAX_IN_FLIGHT) {
+            while (inFlight >= MAX_IN_FLIGHT || inFlightBytes >= MAX_IN_FLIGHT_BYTES) {
                 // the broker holds what the application has not read yet; the replay keeps only a bounded window
                 sleep(50);
                 maybeStep(true);
@@ -629,6 +648,7 @@ final class Replay implements AutoCloseable {
             throwIfSendFailed();
             windows[partition].add(entry);
             inFlight++;
+            inFlightBytes += entry.bytes;
             producer.send(record, (meta, e) -> {
                 if (e != null) {
                     sendFailure.compareAndSet(null, e);
@@ -693,6 +713,7 @@ final class Replay implements AutoCloseable {
 
         private void commit(Entry e) {
             inFlight--;
+            inFlightBytes -= e.bytes;
             if (e.position != NO_POSITION) {
                 committedRecords++;
             }
@@ -910,6 +931,11 @@ final class Replay implements AutoCloseable {
         deleteRecursively(workDir);
         if (embedded != null) {
             embedded.close();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running or has run
         }
     }
 
