@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.config.BatonConfig;
 import dev.baton.egress.SnapshotEncoder;
-import dev.baton.replay.embedded.EmbeddedKafka;
 import dev.baton.engine.ContextEngine;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
@@ -15,6 +15,7 @@ import dev.baton.ingest.Decoded;
 import dev.baton.ingest.SessionEventDecoder;
 import dev.baton.processor.InboundEvent;
 import dev.baton.processor.SessionContextProcessor;
+import dev.baton.replay.embedded.EmbeddedKafka;
 import dev.baton.topology.BatonTopology;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -83,7 +84,8 @@ class SnapshotsMatchTheEngineIT {
     }
 
     Map<String, byte[]> actual = new LinkedHashMap<>();
-    try (KafkaStreams streams = new KafkaStreams(BatonTopology.buildTopology(config), config.toStreamsProperties());
+    try (KafkaStreams streams = new KafkaStreams(BatonTopology.buildTopology(config),
+        BatonTopology.streamsProperties(config));
          KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.consumerProps("it-snapshot-reader"))) {
       streams.start();
       consumer.subscribe(List.of(config.contextSnapshotsTopic()));
@@ -125,8 +127,10 @@ class SnapshotsMatchTheEngineIT {
       for (ReadyHandoff r : ready) put(out, encoder, ev.tenantId(), ev.sessionId(), state, r, policy);
     }
     for (Map.Entry<String, SessionState> e : states.entrySet()) {
-      String[] ids = e.getKey().split("/", 2);
-      for (ReadyHandoff r : e.getValue().settleAll(policy)) put(out, encoder, ids[0], ids[1], e.getValue(), r, policy);
+      SessionKey ids = SessionKey.parse(e.getKey()).orElseThrow();
+      for (ReadyHandoff r : e.getValue().settleAll(policy)) {
+        put(out, encoder, ids.tenantId(), ids.sessionId(), e.getValue(), r, policy);
+      }
     }
     return out;
   }
@@ -151,7 +155,7 @@ class SnapshotsMatchTheEngineIT {
   private static String key(String line) {
     try {
       JsonNode n = JSON.readTree(line);
-      return n.path("tenant_id").asText() + "/" + n.path("session_id").asText();
+      return SessionKey.format(n.path("tenant_id").asText(), n.path("session_id").asText());
     } catch (Exception e) {
       return "unreadable/line";
     }

@@ -1,7 +1,10 @@
 package dev.baton.processor;
 
+import dev.baton.deadletter.DeadLetters;
+import dev.baton.deadletter.ErrorCode;
 import dev.baton.engine.ContextEngine;
 import dev.baton.engine.model.Handoff;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.state.HandoffOutcome;
@@ -9,7 +12,6 @@ import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
 import dev.baton.engine.state.SessionStateCodec;
 import dev.baton.engine.state.TurnOutcome;
-import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
@@ -18,7 +20,6 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -121,9 +122,9 @@ public final class SessionContextProcessor implements Processor<String, InboundE
             Header control = record.headers().lastHeader(CONTROL_HEADER);
             if (control != null) settle(record);
             else handle(record);
-        } catch (RetriableException e) {
-            throw e; // e.g. the schema registry is unreachable: fail the task and retry, never dead-letter
         } catch (RuntimeException e) {
+            // e.g. the schema registry is unreachable: fail the task and retry, never dead-letter
+            if (DeadLetters.isTransient(e)) throw e;
             LOG.error("Unexpected failure on record of session {} ({}); dead-lettered as INTERNAL", record.key(),
                     sourceOf(), e);
             InboundEvent ev = record.value();
@@ -197,11 +198,11 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         String key = record.key();
         byte[] bytes = sessions.get(key);
         if (bytes == null) return; // nothing was ever applied for this session: nothing to settle
-        String[] ids = splitKey(key);
-        Policy policy = policies.forTenant(ids[0]);
+        SessionKey ids = parseKey(key);
+        Policy policy = policies.forTenant(ids.tenantId());
         SessionState state = decoded.take(key, bytes);
         List<ReadyHandoff> ready = state.settleAll(policy);
-        List<Snapshot> snapshots = render(ids[0], ids[1], state, ready, policy);
+        List<Snapshot> snapshots = render(ids.tenantId(), ids.sessionId(), state, ready, policy);
         byte[] encoded = SessionStateCodec.encode(state);
         sessions.put(key, encoded);
         decoded.keep(key, encoded, state);
@@ -216,9 +217,8 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         for (String key : timers.takeDue(now, options.maxSessionsPerPunctuation())) {
             try {
                 visit(key, now);
-            } catch (RetriableException e) {
-                throw e;
             } catch (RuntimeException e) {
+                if (DeadLetters.isTransient(e)) throw e;
                 metrics.punctuationFailure();
                 LOG.error("Wall-clock visit of session {} failed; skipped until its next event", key, e);
             }
@@ -228,11 +228,11 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     private void visit(String key, long now) {
         byte[] before = sessions.get(key);
         if (before == null) return; // a left-over entry of a deleted session
-        String[] ids = splitKey(key);
-        Policy policy = policies.forTenant(ids[0]);
+        SessionKey ids = parseKey(key);
+        Policy policy = policies.forTenant(ids.tenantId());
         SessionState state = decoded.take(key, before);
         List<ReadyHandoff> ready = state.onWallClock(now, policy);
-        List<Snapshot> snapshots = render(ids[0], ids[1], state, ready, policy);
+        List<Snapshot> snapshots = render(ids.tenantId(), ids.sessionId(), state, ready, policy);
         if (state.expired(now, policy)) {
             sessions.delete(key);
             metrics.expiredSession();
@@ -273,21 +273,15 @@ public final class SessionContextProcessor implements Processor<String, InboundE
 
     private void deadLetter(Record<String, InboundEvent> record, byte[] key, byte[] value, ErrorCode code,
                             String message) {
-        RecordMetadata meta = context.recordMetadata().orElse(null);
-        DeadLetter dl = new DeadLetter(key, value, code.name(), message, meta == null ? null : meta.topic(),
-                meta == null ? -1 : meta.partition(), meta == null ? -1L : meta.offset());
-        context.forward(new Record<String, Object>(record.key(), dl, record.timestamp(), new RecordHeaders()),
-                options.deadLetterChild());
+        DeadLetters.forward(context, options.deadLetterChild(), record.timestamp(), key, value, code, message);
     }
 
     private String sourceOf() {
-        return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
+        return DeadLetters.sourceOf(context);
     }
 
-    private static String[] splitKey(String key) {
-        int slash = key.indexOf('/');
-        if (slash < 0) throw new IllegalArgumentException("session key without '/': " + key);
-        return new String[]{key.substring(0, slash), key.substring(slash + 1)};
+    private static SessionKey parseKey(String key) {
+        return SessionKey.parse(key).orElseThrow(() -> new IllegalArgumentException("not a session key: " + key));
     }
 
     private static byte[] utf8(String s) {

@@ -24,7 +24,8 @@ import dev.baton.app.ExitCodes;
 import dev.baton.config.BatonConfig;
 import dev.baton.config.ConfigLoader;
 import dev.baton.avro.ContextSnapshot;
-import dev.baton.processor.ErrorCode;
+import dev.baton.deadletter.ErrorCode;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.serde.AvroJson;
 
 /**
@@ -62,8 +63,9 @@ public final class BackfillRunner {
             this(tenantId, sessionId, handoffId, false, null, -1, null, null, false);
         }
 
+        /** The key a producer sends for these fields, valid ids or not (null when one is absent). */
         String key() {
-            return tenantId == null || sessionId == null ? null : tenantId + "/" + sessionId;
+            return tenantId == null || sessionId == null ? null : SessionKey.format(tenantId, sessionId);
         }
 
         boolean isTurn() {

@@ -50,10 +50,10 @@ import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsConfig;
 
 import dev.baton.config.BatonConfig;
-import dev.baton.engine.model.Identifiers;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.processor.SessionContextProcessor;
 import dev.baton.replay.embedded.EmbeddedKafka;
-import dev.baton.topology.DeadLetterHeaders;
+import dev.baton.deadletter.DeadLetterHeaders;
 
 /**
  * The one replay job behind {@code baton demo} and {@code baton backfill}: a finite input through the real Baton
@@ -899,12 +899,7 @@ final class Replay implements AutoCloseable {
 
     /** True for {@code tenant/session} with two valid identifiers: a key the topology can settle. */
     static boolean isSessionKey(String key) {
-        if (key == null) {
-            return false;
-        }
-        int slash = key.indexOf('/');
-        return slash > 0 && Identifiers.isValidId(key.substring(0, slash))
-            && Identifiers.isValidId(key.substring(slash + 1));
+        return key != null && SessionKey.parse(key).isPresent();
     }
 
     private static void sleep(long millis) {

@@ -1,16 +1,17 @@
 package dev.baton.ingest;
 
 import dev.baton.avro.SessionEvent;
+import dev.baton.deadletter.ErrorCode;
 import dev.baton.engine.model.CompactJson;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Identifiers;
 import dev.baton.engine.model.Role;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.model.StepStatus;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.model.ToolCall;
 import dev.baton.engine.model.ToolStep;
 import dev.baton.engine.model.Turn;
-import dev.baton.processor.ErrorCode;
 import dev.baton.processor.InboundEvent;
 
 import java.nio.ByteBuffer;
@@ -80,7 +81,7 @@ public final class SessionEventValidator {
     }
 
     private static void checkKey(byte[] key, String tenantId, String sessionId) {
-        String expected = tenantId + "/" + sessionId;
+        String expected = SessionKey.of(tenantId, sessionId).toString(); // both ids were checked before
         if (key == null) {
             throw new RecordRejectedException(ErrorCode.KEY_MISMATCH, "key is missing; expected " + Excerpt.quote(expected));
         }

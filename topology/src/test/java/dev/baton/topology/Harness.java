@@ -2,17 +2,19 @@ package dev.baton.topology;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.avro.SessionEvent;
 import dev.baton.avro.TenantPolicy;
+import dev.baton.config.BatonConfig;
+import dev.baton.deadletter.DeadLetterHeaders;
 import dev.baton.egress.ContextSnapshotReader;
+import dev.baton.engine.model.SessionKey;
+import dev.baton.processor.BatonMetrics;
+import dev.baton.processor.SessionContextProcessor;
 import dev.baton.serde.AvroJson;
 import dev.baton.serde.ConfluentAvroCodec;
 import dev.baton.serde.MockSchemaRegistry;
 import dev.baton.serde.SchemaRegistries;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.config.BatonConfig;
-import dev.baton.processor.BatonMetrics;
-import dev.baton.processor.SessionContextProcessor;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.header.Header;
@@ -97,7 +99,7 @@ final class Harness implements AutoCloseable {
         eventCodec = registry == null ? null : new ConfluentAvroCodec<>(registry, SessionEvent.class);
         policyCodec = registry == null ? null : new ConfluentAvroCodec<>(registry, TenantPolicy.class);
         snapshotReader = ContextSnapshotReader.forFormat(format, registry);
-        Properties props = config.toStreamsProperties();
+        Properties props = BatonTopology.streamsProperties(config);
         BatonCodecs codecs = customize.apply(BatonCodecs.forConfig(config));
         driver = new TopologyTestDriver(BatonTopology.buildTopology(config, codecs), props, T0);
         ByteArraySerializer ser = new ByteArraySerializer();
@@ -149,7 +151,7 @@ final class Harness implements AutoCloseable {
 
     /** Sends an event keyed by its own tenant/session, in the configured format. */
     void send(ObjectNode event) {
-        String key = event.get("tenant_id").asText() + "/" + event.get("session_id").asText();
+        String key = SessionKey.format(event.get("tenant_id").asText(), event.get("session_id").asText());
         sendRaw(key.getBytes(StandardCharsets.UTF_8), encode(event));
     }
 
