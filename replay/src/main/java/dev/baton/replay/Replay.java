@@ -81,8 +81,9 @@ import dev.baton.deadletter.DeadLetterHeaders;
  * record is ever processed twice.
  *
  * <p>Memory is bounded whatever the input's size: at most {@link #MAX_IN_FLIGHT} records ({@link
- * #MAX_IN_FLIGHT_BYTES} bytes) are sent and not yet committed (the sender waits), the reorder buffers spill past {@link #SPOOL_MEMORY_BYTES} each, and the session
- * keys for the settle records are kept on disk. What stays in memory beyond that are the hand-offs waiting for turns
+ * #MAX_IN_FLIGHT_BYTES} bytes) are sent and not yet committed (the sender waits), the reorder buffers spill past
+ * {@link #SPOOL_MEMORY_BYTES} each, the clients' buffers are small, and the session keys for the settle records are
+ * kept on disk. What stays in memory beyond that are the hand-offs waiting for turns
  * past the end of what arrived (at most the waiting bound, 100 per session by default).
  */
 final class Replay implements AutoCloseable {
@@ -100,7 +101,7 @@ final class Replay implements AutoCloseable {
     static final long MAX_IN_FLIGHT_BYTES = 256L * 1024 * 1024;
 
     /** Bytes each reorder buffer holds in memory before it spills to disk. */
-    static final long SPOOL_MEMORY_BYTES = 32L * 1024 * 1024;
+    static final long SPOOL_MEMORY_BYTES = 16L * 1024 * 1024;
 
     /** Segment size of the run's topics: small enough that consumed records leave the disk soon. */
     static final int SEGMENT_BYTES = 64 * 1024 * 1024;
@@ -386,7 +387,9 @@ final class Replay implements AutoCloseable {
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        props.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(256 * 1024));
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(128 * 1024));
+        // the broker holds what the application has not read; the producer needs only a few batches in hand
+        props.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(8L * 1024 * 1024));
         props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(MAX_MESSAGE_BYTES));
         return props;
@@ -891,8 +894,9 @@ final class Replay implements AutoCloseable {
         Map<String, Object> props = only(ConsumerConfig.configNames());
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(MAX_MESSAGE_BYTES));
-        props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, Integer.toString(MAX_MESSAGE_BYTES));
+        // a fetch returns at least one whole record whatever these say: smaller fetches only bound the heap
+        props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(1024 * 1024));
+        props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, Integer.toString(4 * 1024 * 1024));
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
