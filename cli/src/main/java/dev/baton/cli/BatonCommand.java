@@ -1,5 +1,8 @@
 package dev.baton.cli;
 
+import dev.baton.service.command.RunCommand;
+import dev.baton.service.command.VersionProvider;
+
 import dev.baton.app.AppFailure;
 import dev.baton.app.ExitCodes;
 
@@ -12,7 +15,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code baton} command line: {@code demo}, {@code backfill} and {@code run}.
+ * The {@code baton} command line: {@code demo}, {@code backfill}, {@code run}, {@code verify}, {@code topics}
+ * and {@code reset}.
  * Started by the {@code ./baton} launcher at the repository root.
  */
 @Command(
@@ -39,15 +43,21 @@ import picocli.CommandLine.Spec;
         "  ./baton demo                     sample sessions through the real pipeline, in-process",
         "  ./baton backfill -i in.jsonl -o out.jsonl",
         "  ./baton run --bootstrap-servers kafka:9092 --schema-registry-url http://registry:8081",
+        "  ./baton topics --bootstrap-servers kafka:9092 --dry-run",
+        "  ./baton verify out.jsonl         recompute the content hashes of a snapshot file",
         "",
         "Run `baton help COMMAND` for the options of a command.",
         "",
-        "Exit codes: 0 done, 1 failed, 2 wrong command line, 3 backfill incomplete, 130 interrupted."
+        "Exit codes: 0 done, 1 failed, 2 wrong command line, 3 backfill incomplete, 4 verify mismatch,",
+        "            130 interrupted."
     },
     subcommands = {
         DemoCommand.class,
         BackfillCommand.class,
         RunCommand.class,
+        dev.baton.cli.ops.TopicsCommand.class,
+        dev.baton.cli.ops.ResetCommand.class,
+        VerifyCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class BatonCommand implements Callable<Integer> {

@@ -69,6 +69,12 @@ class BackfillTriggersIT {
                 assertThat(s.get("as_of_seq").asLong()).isEqualTo(TURNS - 1);
             }
         }
+        // a marked snapshot's content hash still verifies (the mark is part of what it covers)
+        for (String l : Files.readAllLines(first)) {
+            var record = dev.baton.serde.AvroJson.read(l.getBytes(StandardCharsets.UTF_8),
+                dev.baton.avro.ContextSnapshot.class);
+            assertThat(record.getContentSha256()).isEqualTo(dev.baton.egress.SnapshotHash.of(record));
+        }
         // the error points show the failing step to the receiver
         JsonNode error = out.stream().filter(s -> s.get("snapshot_id").asText().equals("t1/e0/"
             + HandoffTriggers.ID_PREFIX + "error:3")).findFirst().orElseThrow();

@@ -26,6 +26,7 @@ import dev.baton.config.ConfigLoader;
 import dev.baton.avro.ContextSnapshot;
 import dev.baton.deadletter.ErrorCode;
 import dev.baton.engine.model.SessionKey;
+import dev.baton.egress.SnapshotHash;
 import dev.baton.serde.AvroJson;
 
 /**
@@ -276,7 +277,8 @@ public final class BackfillRunner {
                 return;
             }
             String snapshotId = key != null && peek.handoffId() != null ? key + "/" + peek.handoffId() : null;
-            queued.add(new Replay.Send(position, keyBytes, line.bytes(), snapshotId, peek.asOfSeq()));
+            queued.add(new Replay.Send(position, keyBytes, line.bytes(), snapshotId, peek.asOfSeq(),
+                event.lineNumber()));
             if (triggers == null || !Replay.isSessionKey(key)) {
                 return;
             }
@@ -296,7 +298,9 @@ public final class BackfillRunner {
                         break; // (more than 255 synthetic hand-offs after one turn: a seqs file naming one seq 255 times)
                     }
                     Peek hp = peek(h);
-                    queued.add(new Replay.Send(position + sub++, keyBytes, h, key + "/" + hp.handoffId(), true));
+                    // provenance: the line of the turn it follows
+                    queued.add(new Replay.Send(position + sub++, keyBytes, h, key + "/" + hp.handoffId(), true,
+                        event.lineNumber()));
                     synthetic++;
                 }
             }
@@ -316,8 +320,9 @@ public final class BackfillRunner {
                 seen[1]);
             long position = positionOf(lastLine + 1 + epilogue++) + 1;
             synthetic++;
+            // no input line: the session's provenance stays that of its last real record
             return List.of(new Replay.Send(position, sessionKey.getBytes(StandardCharsets.UTF_8), h,
-                sessionKey + "/" + peek(h).handoffId(), false));
+                sessionKey + "/" + peek(h).handoffId(), false, -1));
         }
     }
 
@@ -352,10 +357,17 @@ public final class BackfillRunner {
         return ExitCodes.OK;
     }
 
-    /** The snapshot's JSON with {@code "synthetic": true} (its schema's field; false on every other snapshot). */
+    /**
+     * The snapshot's JSON with {@code "synthetic": true} (its schema's field; null on every other snapshot) and its
+     * content hash recomputed.
+     */
     static byte[] markSynthetic(byte[] snapshotJson) {
         ContextSnapshot snapshot = AvroJson.read(snapshotJson, ContextSnapshot.class);
         snapshot.setSynthetic(true);
+        if (snapshot.getContentSha256() != null) {
+            // the content hash covers every other field, this one too
+            snapshot.setContentSha256(SnapshotHash.of(snapshot));
+        }
         return AvroJson.write(snapshot);
     }
 

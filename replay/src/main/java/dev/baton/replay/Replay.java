@@ -92,7 +92,7 @@ final class Replay implements AutoCloseable {
     static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
     /** The input line (or other position) of the record, decimal text: provenance for whoever reads the input. */
-    static final String SOURCE_LINE_HEADER = "baton.source.line";
+    static final String SOURCE_LINE_HEADER = dev.baton.processor.SessionProvenance.SOURCE_LINE_HEADER;
 
     /** Records sent and not yet committed by the application, at most. */
     static final int MAX_IN_FLIGHT = 100_000;
@@ -134,8 +134,14 @@ final class Replay implements AutoCloseable {
      * @param value      the record value
      * @param snapshotId for a hand-off, the snapshot id it asks for, else null
      * @param mayWait    for a hand-off with {@code as_of_seq}: it may wait for turns
+     * @param sourceLine the input line sent as header {@value #SOURCE_LINE_HEADER}; negative: no header
      */
-    record Send(long position, byte[] key, byte[] value, String snapshotId, boolean mayWait) implements Item {
+    record Send(long position, byte[] key, byte[] value, String snapshotId, boolean mayWait, long sourceLine)
+        implements Item {
+        /** A record whose position is its input line. */
+        Send(long position, byte[] key, byte[] value, String snapshotId, boolean mayWait) {
+            this(position, key, value, snapshotId, mayWait, position);
+        }
     }
 
     /** A line dead-lettered by the replay itself (never sent: e.g. a line over the record limit). */
@@ -622,7 +628,9 @@ final class Replay implements AutoCloseable {
                 ? (int) Math.floorMod(s.position(), (long) windows.length)
                 : Utils.toPositive(Utils.murmur2(s.key())) % windows.length;
             RecordHeaders headers = new RecordHeaders();
-            headers.add(SOURCE_LINE_HEADER, Long.toString(s.position()).getBytes(StandardCharsets.UTF_8));
+            if (s.sourceLine() >= 0) {
+                headers.add(SOURCE_LINE_HEADER, Long.toString(s.sourceLine()).getBytes(StandardCharsets.UTF_8));
+            }
             Entry entry = new Entry(s.position(), s.snapshotId(), s.mayWait(),
                 (s.key() == null ? 0 : s.key().length) + (s.value() == null ? 0 : s.value().length));
             if (s.snapshotId() != null) {
