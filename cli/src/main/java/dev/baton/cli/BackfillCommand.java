@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import dev.baton.replay.BackfillOptions;
 import dev.baton.replay.BackfillRunner;
 import dev.baton.replay.HandoffTriggers;
+import dev.baton.service.command.ClusterOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
