@@ -26,7 +26,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * {@code baton backfill} against poison: 10,000+ malformed lines of every kind the JSON input can carry, interleaved
  * with a good corpus, plus lines of 17 MiB and 100 MiB. Every line is accounted for (applied, duplicate, or
  * dead-lettered with its code at its line), the run goes on to the end, and the good sessions' snapshots are
- * byte-identical to a run of the good lines alone.
+ * byte-identical to a run of the good lines alone, but for their provenance (input line numbers) and content hash.
  *
  * <p>Two codes of the contract cannot come from a backfill's JSON lines: {@code UNKNOWN_SCHEMA} (Avro wire format
  * only) and {@code KEY_MISMATCH} (backfill derives the key from the line itself). {@code INTERNAL} is a bug, never
