@@ -4,11 +4,15 @@ import dev.baton.service.command.VersionProvider;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import dev.baton.replay.BackfillOptions;
 import dev.baton.replay.BackfillRunner;
+import dev.baton.replay.HandoffTriggers;
+import dev.baton.service.command.ClusterOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code baton backfill}: replay a JSONL export of session events and write every snapshot. */
@@ -25,13 +29,14 @@ import picocli.CommandLine.Option;
     description = {
         "Reads SessionEvents from a JSONL file, runs them through the real topology (on a Kafka "
             + "broker inside this process, unless --bootstrap-servers is given) and writes every "
-            + "ContextSnapshot as JSONL, in the input order of the hand-offs. The same input always gives "
-            + "byte-identical output.",
+            + "ContextSnapshot as JSONL as soon as it is ready, in the input order of the hand-offs, in bounded "
+            + "memory whatever the input's size. The same input always gives byte-identical output.",
         "",
         "At the end of the input nothing waits for the wall clock: gaps that cannot fill and "
             + "hand-offs still waiting for turns are settled at once with a TURNS_MISSING marker, and "
             + "closed sessions keep their state to the end. Records that break the contract go to "
-            + "--dead-letters as {error_code, error_message, source_line, record}. Progress on stderr."
+            + "--dead-letters as {error_code, error_message, source_line, record}; a line over the record limit "
+            + "(1 MiB) is dead-lettered OVERSIZED with its first 64 KiB, without being read whole. Progress on stderr."
     },
     optionListHeading = "%nOptions:%n",
     footerHeading = "%n",
@@ -41,6 +46,7 @@ import picocli.CommandLine.Option;
         "Examples:",
         "  ./baton backfill -i sessions-2025.jsonl.gz -o snapshots.jsonl.gz --dead-letters rejected.jsonl",
         "  ./baton backfill -i sessions.jsonl -o - | jq -r .snapshot_id",
+        "  ./baton backfill -i sessions.jsonl -o eval.jsonl --handoff-at error --handoff-to claude-opus --sample 0.1",
         "",
         "Exit codes: 0 every record was applied, counted as a duplicate or dead-lettered;",
         "            1 failed; 2 wrong command line; 3 finished, but not every record was accounted for."
@@ -59,15 +65,8 @@ public final class BackfillCommand implements Callable<Integer> {
       description = "Where to write rejected records (default: not written, only counted).")
   Path deadLetters;
 
-  @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,...]",
-      description = "Replay on this Kafka cluster instead of a broker inside this process. The run uses its own "
-          + "topics and application id (prefix baton-backfill-), deleted at the end; never the production topics.")
-  String bootstrapServers;
-
-  @Option(names = "--config", paramLabel = "FILE",
-      description = "Properties file: baton.policy.* budgets for the replay, and Kafka client settings (security) "
-          + "for --bootstrap-servers. Env: BATON_CONFIG; BATON_* variables apply too.")
-  Path config;
+  @Mixin
+  ClusterOptions cluster = new ClusterOptions();
 
   @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "PT30M",
       description = "Give up when the results have not all arrived after this long (ISO-8601, default ${DEFAULT-VALUE}).")
@@ -76,9 +75,30 @@ public final class BackfillCommand implements Callable<Integer> {
   @Option(names = "--no-progress", negatable = false, description = "Do not show progress on stderr.")
   boolean noProgress;
 
+  @Option(names = "--handoff-at", paramLabel = "every:N|error|last|seqs:FILE",
+      description = "Add synthetic hand-offs (repeatable): after every N turns of a session (by seq), after every "
+          + "turn with an ERROR tool step, once at the end of each session, or after the turns a file names "
+          + "(tenant session seq [to_agent [target]] per line). Their ids start with baton-synthetic: and their "
+          + "snapshots have \"synthetic\": true; real hand-offs are served as usual.")
+  List<String> handoffAt;
+
+  @Option(names = "--handoff-to", paramLabel = "AGENT",
+      description = "The receiving agent of the synthetic hand-offs (a seqs file may name its own).")
+  String handoffTo;
+
+  @Option(names = "--handoff-target", paramLabel = "LOCAL|CLAUDE_CLI", defaultValue = "LOCAL",
+      description = "The target of the synthetic hand-offs (default ${DEFAULT-VALUE}).")
+  String handoffTarget;
+
+  @Option(names = "--sample", paramLabel = "FRACTION", defaultValue = "1.0",
+      description = "Replay only this fraction of the sessions, chosen by a hash of tenant/session (the same "
+          + "sessions on every run); lines that name no session are replayed (and dead-lettered) as usual.")
+  double sample;
+
   @Override
   public Integer call() throws Exception {
-    return new BackfillRunner(new BackfillOptions(input, output, deadLetters, bootstrapServers, config, timeout,
-        noProgress)).run();
+    return new BackfillRunner(new BackfillOptions(input, output, deadLetters, cluster.bootstrapServers(),
+        cluster.config(), timeout, noProgress, HandoffTriggers.parse(handoffAt, handoffTo, handoffTarget),
+        sample)).run();
   }
 }

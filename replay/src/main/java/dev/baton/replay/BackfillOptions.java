@@ -13,7 +13,22 @@ import java.time.Duration;
  * @param config           a properties file; null: none
  * @param timeout          how long to wait for the results
  * @param noProgress       no progress line on stderr
+ * @param triggers         synthetic hand-offs ({@code --handoff-at}); null: none
+ * @param sample           the fraction of sessions replayed ({@code --sample}), 1.0 for all
  */
 public record BackfillOptions(Path input, Path output, Path deadLetters, String bootstrapServers, Path config,
-                              Duration timeout, boolean noProgress) {
+                              Duration timeout, boolean noProgress, HandoffTriggers triggers, double sample) {
+
+    public BackfillOptions {
+        if (!(sample > 0.0 && sample <= 1.0)) {
+            throw new dev.baton.app.AppFailure(dev.baton.app.ExitCodes.USAGE,
+                "--sample must be a fraction in (0, 1], not " + sample);
+        }
+    }
+
+    /** Without synthetic hand-offs or sampling. */
+    public BackfillOptions(Path input, Path output, Path deadLetters, String bootstrapServers, Path config,
+                           Duration timeout, boolean noProgress) {
+        this(input, output, deadLetters, bootstrapServers, config, timeout, noProgress, null, 1.0);
+    }
 }

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,7 +20,6 @@ import java.util.Set;
 import java.util.UUID;
 
 import dev.baton.avro.SessionEvent;
-import dev.baton.deadletter.DeadLetterHeaders;
 import dev.baton.egress.ContextSnapshotReader;
 import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.snapshot.Snapshot;
@@ -66,39 +65,55 @@ public final class DemoRunner {
       ConfluentAvroCodec<SessionEvent> codec = new ConfluentAvroCodec<>(registry, SessionEvent.class);
       String topic = replay.config().sessionEventsTopic();
       Set<String> sessions = new LinkedHashSet<>();
-      for (Event e : events) {
-        replay.send(e.key().getBytes(StandardCharsets.UTF_8), codec.serialize(topic, e.event()), e.line());
-        sessions.add(e.key());
-      }
-      // the end of the sample settles every session at once: nothing waits for the wall clock
-      sessions.forEach(replay::settle);
-      err.printf(Locale.ROOT, "demo: %d events of %d sessions produced as Avro; waiting for the snapshots…%n",
-          events.size(), sessions.size());
-      if (!replay.awaitProcessed(Duration.ofMinutes(3), n -> { })) {
-        throw new AppFailure(ExitCodes.FAILED, "the topology did not process the sample within 3 minutes");
-      }
+      events.forEach(e -> sessions.add(e.key()));
+      Iterator<Event> input = events.iterator();
       ContextSnapshotReader reader = ContextSnapshotReader.avro(registry);
-      Map<String, Snapshot> snapshots = new HashMap<>();
-      Map<String, byte[]> raw = new HashMap<>();
-      for (Replay.Output o : replay.snapshots()) {
-        Snapshot s = reader.readSnapshot(o.value());
-        snapshots.putIfAbsent(s.snapshotId(), s);
-        raw.putIfAbsent(s.snapshotId(), o.value());
+      List<Snapshot> snapshots = new ArrayList<>();
+      Map<Long, Replay.DeadLetter> deadByLine = new LinkedHashMap<>();
+      Replay.Sink sink = new Replay.Sink() {
+        @Override
+        public void snapshot(long position, byte[] value) {
+          snapshots.add(reader.readSnapshot(value));
+        }
+
+        @Override
+        public void deadLetter(long position, Replay.DeadLetter deadLetter) {
+          deadByLine.put(position == Replay.NO_POSITION ? -1 : position, deadLetter);
+        }
+      };
+      Replay.Source source = () -> {
+        if (!input.hasNext()) {
+          err.printf(Locale.ROOT, "demo: %d events of %d sessions produced as Avro; waiting for the snapshots…%n",
+              events.size(), sessions.size());
+          return null;
+        }
+        Event e = input.next();
+        return new Replay.Send(e.line(), e.key().getBytes(StandardCharsets.UTF_8),
+            codec.serialize(topic, e.event()), e.snapshotId(),
+            e.event().getHandoff() != null && e.event().getHandoff().getAsOfSeq() != null);
+      };
+      Replay.Result result;
+      try {
+        result = replay.run(source, value -> reader.readSnapshot(value).snapshotId(), sink, Duration.ofMinutes(3),
+            n -> { });
+      } catch (AppFailure e) {
+        if (e.exitCode() == ExitCodes.INCOMPLETE) {
+          throw new AppFailure(ExitCodes.FAILED, "the topology did not process the sample within 3 minutes");
+        }
+        throw e;
       }
-      Map<Long, Replay.Output> deadByLine = new LinkedHashMap<>();
-      for (Replay.Output d : replay.deadLetters()) {
-        Replay.Position p = Replay.sourceOf(d);
-        deadByLine.put(p == null ? -1 : replay.tagOf(p.partition(), p.offset()), d);
-      }
-      Map<String, Double> counters = replay.counters();
-      int unanswered = print(events, snapshots, deadByLine, reader);
+      Map<String, Double> counters = result.counters();
+      print(snapshots, deadByLine);
       long seconds = Math.round((System.nanoTime() - started) / 1e9);
       err.printf(Locale.ROOT, "demo: %d events, %d sessions → %d snapshots, %d dead %s, %.0f duplicate %s ignored "
-              + "(%d s)%n", events.size(), sessions.size(), snapshots.size(), deadByLine.size(),
-          deadByLine.size() == 1 ? "letter" : "letters", counters.getOrDefault("duplicate-turns-total", 0.0),
+              + "(%d s)%n", events.size(), sessions.size(), result.snapshots() + result.unmatchedSnapshots(),
+          deadByLine.size(), deadByLine.size() == 1 ? "letter" : "letters",
+          counters.getOrDefault("duplicate-turns-total", 0.0),
           counters.getOrDefault("duplicate-turns-total", 0.0) == 1.0 ? "turn" : "turns", seconds);
-      if (unanswered > 0) {
-        throw new AppFailure(ExitCodes.FAILED, unanswered + " hand-offs got neither a snapshot nor a dead letter");
+      if (!result.complete()) {
+        long duplicates = Math.round(counters.getOrDefault("duplicate-handoffs-total", 0.0));
+        throw new AppFailure(ExitCodes.FAILED, Math.max(result.unplaced(), result.noOutput() - duplicates)
+            + " hand-offs got neither a snapshot nor a dead letter");
       }
       return ExitCodes.OK;
     } finally {
@@ -106,24 +121,10 @@ public final class DemoRunner {
     }
   }
 
-  /** Prints snapshots in hand-off order; returns how many hand-offs got no answer at all. */
-  private int print(List<Event> events, Map<String, Snapshot> snapshots, Map<Long, Replay.Output> deadByLine,
-      ContextSnapshotReader reader) {
+  /** Prints the snapshots (already in hand-off order) and the dead letters. */
+  private void print(List<Snapshot> snapshots, Map<Long, Replay.DeadLetter> deadByLine) {
     SnapshotPrinter printer = new SnapshotPrinter(out);
-    Set<String> printed = new LinkedHashSet<>();
-    int unanswered = 0;
-    for (Event e : events) {
-      if (e.snapshotId() == null || deadByLine.containsKey(e.line())) {
-        continue;
-      }
-      Snapshot s = snapshots.get(e.snapshotId());
-      if (s == null) {
-        unanswered++;
-        continue;
-      }
-      if (!printed.add(e.snapshotId())) {
-        continue; // a repeated handoff_id: one snapshot only
-      }
+    for (Snapshot s : snapshots) {
       if (jsonl) {
         out.println(dev.baton.egress.SnapshotEncoder.toJsonLine(s));
       } else {
@@ -133,11 +134,10 @@ public final class DemoRunner {
     if (!jsonl) {
       List<String> lines = new ArrayList<>();
       deadByLine.forEach((line, d) -> lines.add(String.format(Locale.ROOT, "line %d  %-13s %s", line,
-          d.headers().get(DeadLetterHeaders.CODE), d.headers().get(DeadLetterHeaders.MESSAGE))));
+          d.code(), d.message())));
       printer.deadLetters(lines);
     }
     out.flush();
-    return unanswered;
   }
 
   private List<Event> readEvents() throws IOException {

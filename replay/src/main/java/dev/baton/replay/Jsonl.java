@@ -82,7 +82,7 @@ public final class Jsonl {
     }
     long count = 0;
     try (Reader reader = reader(file)) {
-      while (reader.next() != null) {
+      while (reader.next(0, 0) != null) {
         count++;
       }
     }
@@ -96,9 +96,10 @@ public final class Jsonl {
     }
     long count = 0;
     try (Reader reader = reader(file)) {
-      byte[] line;
-      while ((line = reader.next()) != null) {
-        if (!isBlank(line)) {
+      Line line;
+      // a line is never held whole to be counted: past 1 KiB it is not blank anyway
+      while ((line = reader.next(1024, 0)) != null) {
+        if (line.truncated() || !isBlank(line.bytes())) {
           count++;
         }
       }
@@ -116,10 +117,27 @@ public final class Jsonl {
     return true;
   }
 
-  /** Reads lines as bytes (without the line terminator), numbering them from 1. */
+  /**
+   * A line read with a size limit: {@code bytes} is the whole line when {@code size <= bytes.length}, else only its
+   * first bytes (the rest was skipped without being kept).
+   */
+  public record Line(byte[] bytes, long size) {
+    /** True when the line was longer than the limit it was read with. */
+    public boolean truncated() {
+      return size > bytes.length;
+    }
+  }
+
+  /**
+   * Reads lines as bytes (without the line terminator), numbering them from 1. Scans its own buffer for the line
+   * ends, so a line of any length costs at most the limit it is read with in memory.
+   */
   public static final class Reader implements Closeable {
     private final InputStream in;
-    private final ByteArrayOutputStream line = new ByteArrayOutputStream(4096);
+    private final byte[] buffer = new byte[1 << 16];
+    private int position;
+    private int limit;
+    private byte[] line = new byte[4096];
     private long lineNumber;
     private boolean eof;
 
@@ -132,28 +150,85 @@ public final class Jsonl {
      * Blank lines are returned too (as empty arrays): the caller decides what they mean.
      */
     public byte[] next() throws IOException {
+      Line l = next(Integer.MAX_VALUE - 16, 0);
+      return l == null ? null : l.bytes();
+    }
+
+    /**
+     * The next line, or null at the end of the input. A line longer than {@code maxBytes} comes back as its first
+     * {@code keepBytes} bytes and its full size; it is never held whole.
+     */
+    public Line next(int maxBytes, int keepBytes) throws IOException {
       if (eof) {
         return null;
       }
-      line.reset();
-      int b;
-      while ((b = in.read()) != -1 && b != '\n') {
-        line.write(b);
-      }
-      if (b == -1) {
-        eof = true;
-        if (line.size() == 0) {
-          return null;
+      long size = 0;
+      int kept = 0;
+      boolean any = false;
+      byte last = 0;
+      while (true) {
+        if (position == limit) {
+          limit = in.read(buffer, 0, buffer.length);
+          position = 0;
+          if (limit <= 0) {
+            limit = 0;
+            eof = true;
+            if (!any) {
+              return null;
+            }
+            break;
+          }
+        }
+        any = true;
+        int end = position;
+        while (end < limit && buffer[end] != '\n') {
+          end++;
+        }
+        int n = end - position;
+        if (n > 0) {
+          // keep everything up to maxBytes + 1 (the extra byte may be a '\r'); past that only the first keepBytes
+          long whole = (long) maxBytes + 1;
+          int take;
+          if (size + n <= whole) {
+            take = n;
+          } else {
+            kept = Math.min(kept, keepBytes);
+            take = (int) Math.max(0, Math.min(n, keepBytes - kept));
+          }
+          if (take > 0) {
+            ensure(kept + take);
+            System.arraycopy(buffer, position, line, kept, take);
+            kept += take;
+          }
+          size += n;
+          last = buffer[end - 1];
+        }
+        position = end;
+        if (end < limit) {
+          position++; // the '\n'
+          break;
         }
       }
       lineNumber++;
-      byte[] bytes = line.toByteArray();
-      if (bytes.length > 0 && bytes[bytes.length - 1] == '\r') {
-        byte[] trimmed = new byte[bytes.length - 1];
-        System.arraycopy(bytes, 0, trimmed, 0, trimmed.length);
-        return trimmed;
+      if (size > 0 && last == '\r') {
+        size--;
+        if (kept > size) {
+          kept--;
+        }
       }
-      return bytes;
+      int length = size > maxBytes ? Math.min(kept, keepBytes) : kept;
+      byte[] bytes = java.util.Arrays.copyOf(line, length);
+      if (line.length > (1 << 20)) {
+        line = new byte[4096]; // do not keep a large buffer for the lines after a large one
+      }
+      return new Line(bytes, size);
+    }
+
+    private void ensure(int capacity) {
+      if (capacity > line.length) {
+        line = java.util.Arrays.copyOf(line, Math.max(capacity, (int) Math.min(Integer.MAX_VALUE - 16,
+            line.length * 2L)));
+      }
     }
 
     /** The number of the line last returned by {@link #next()} (1 for the first). */

@@ -96,4 +96,38 @@ class JsonlTest {
     }
     return lines;
   }
+
+  @Test
+  void shouldReadALineOverTheLimitAsItsFirstBytesAndItsSizeWithoutHoldingIt(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws IOException {
+    Path file = dir.resolve("big.jsonl");
+    byte[] big = new byte[3 * 1024 * 1024 + 17];
+    java.util.Arrays.fill(big, (byte) 'x');
+    try (var out = Files.newOutputStream(file)) {
+      out.write("{\"a\":1}\n".getBytes(StandardCharsets.UTF_8));
+      out.write(big);
+      out.write("\r\n".getBytes(StandardCharsets.UTF_8));
+      out.write("1234567890\r\n".getBytes(StandardCharsets.UTF_8)); // exactly the limit, with CRLF
+      out.write("12345678901".getBytes(StandardCharsets.UTF_8));     // one over, no final new line
+    }
+    try (Jsonl.Reader reader = Jsonl.reader(file)) {
+      Jsonl.Line first = reader.next(1024 * 1024, 100);
+      assertThat(first.truncated()).isFalse();
+      assertThat(new String(first.bytes(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":1}");
+      Jsonl.Line second = reader.next(1024 * 1024, 100);
+      assertThat(second.truncated()).isTrue();
+      assertThat(second.size()).isEqualTo(big.length);
+      assertThat(second.bytes()).hasSize(100).containsOnly((byte) 'x');
+      assertThat(reader.lineNumber()).isEqualTo(2);
+      Jsonl.Line third = reader.next(10, 4);
+      assertThat(third.truncated()).isFalse();
+      assertThat(new String(third.bytes(), StandardCharsets.UTF_8)).isEqualTo("1234567890");
+      Jsonl.Line fourth = reader.next(10, 4);
+      assertThat(fourth.truncated()).isTrue();
+      assertThat(fourth.size()).isEqualTo(11);
+      assertThat(new String(fourth.bytes(), StandardCharsets.UTF_8)).isEqualTo("1234");
+      assertThat(reader.next(10, 4)).isNull();
+      assertThat(reader.lineNumber()).isEqualTo(4);
+    }
+  }
 }

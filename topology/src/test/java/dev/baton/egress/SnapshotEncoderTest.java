@@ -70,7 +70,7 @@ class SnapshotEncoderTest {
         assertThat(line).contains("\"stats\":{\"message_chars\":40,\"brick_chars\":23,\"estimated_tokens\":16,"
                 + "\"token_counts\":null},"
                 + "\"parity\":{\"reference_agent\":\"claude\",\"reference_items\":5,\"covered_items\":5},"
-                + "\"provenance\":null,\"content_sha256\":\"");
+                + "\"synthetic\":null,\"provenance\":null,\"content_sha256\":\"");
         assertThat(line).matches(".*\"content_sha256\":\"[0-9a-f]{64}\"}");
         assertThat(new String(SnapshotEncoder.json().encode(TOPIC, snapshot()), StandardCharsets.UTF_8)).isEqualTo(line);
     }

@@ -202,6 +202,21 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
+  /** Bytes the broker's data (logs, metadata) takes on disk now. */
+  public long diskUsageBytes() {
+    try (var files = Files.walk(baseDirectory)) {
+      return files.filter(Files::isRegularFile).mapToLong(f -> {
+        try {
+          return Files.size(f);
+        } catch (IOException gone) {
+          return 0; // deleted while walking (a segment removed by retention)
+        }
+      }).sum();
+    } catch (IOException | UncheckedIOException e) {
+      return -1;
+    }
+  }
+
   /** The kit itself, for tests that bounce brokers or inspect the controller. */
   public KafkaClusterTestKit cluster() {
     return cluster;
