@@ -1,13 +1,20 @@
 package dev.baton.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import dev.baton.replay.BackfillOptions;
 import dev.baton.replay.BackfillRunner;
+import dev.baton.app.AppFailure;
+import dev.baton.app.ExitCodes;
+import dev.baton.replay.importer.ImportReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code baton backfill}: replay a JSONL export of session events and write every snapshot. */
 @Command(
@@ -39,15 +46,28 @@ import picocli.CommandLine.Option;
         "Examples:",
         "  ./baton backfill -i sessions-2025.jsonl.gz -o snapshots.jsonl.gz --dead-letters rejected.jsonl",
         "  ./baton backfill -i sessions.jsonl -o - | jq -r .snapshot_id",
+        "  ./baton backfill --from atif --tenant acme runs/ --handoff-last claude-opus -o snapshots.jsonl",
+        "      recorded ATIF trajectories converted (as `baton import` does) and replayed in one go",
         "",
         "Exit codes: 0 every record was applied, counted as a duplicate or dead-lettered;",
         "            1 failed; 2 wrong command line; 3 finished, but not every record was accounted for."
     })
 public final class BackfillCommand implements Callable<Integer> {
 
-  @Option(names = {"-i", "--input"}, required = true, paramLabel = "FILE",
-      description = "SessionEvents, one JSON object per line.")
+  @Option(names = {"-i", "--input"}, paramLabel = "FILE",
+      description = "SessionEvents, one JSON object per line. Required unless --from is given.")
   Path input;
+
+  @Mixin
+  ImportOptions importOptions;
+
+  @Parameters(arity = "0..*", paramLabel = "INPUT",
+      description = "With --from: recorded files or directories to convert first (see `baton help import`).")
+  List<Path> recorded;
+
+  @Option(names = "--events", paramLabel = "FILE",
+      description = "With --from: keep the converted SessionEvents in FILE (default: a temporary file, deleted).")
+  Path events;
 
   @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE",
       description = "Where to write the ContextSnapshots (replaced if it exists).")
@@ -76,7 +96,28 @@ public final class BackfillCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    return new BackfillRunner(new BackfillOptions(input, output, deadLetters, bootstrapServers, config, timeout,
+    if (!importOptions.given()) {
+      if (input == null) throw new AppFailure(ExitCodes.USAGE, "give --input FILE, or --from FORMAT with recorded INPUT files");
+      if (recorded != null && !recorded.isEmpty()) {
+        throw new AppFailure(ExitCodes.USAGE, "INPUT files are converted only with --from (atif or openai-chat)");
+      }
+      return backfill(input);
+    }
+    // --from: convert first (as `baton import` does), then replay the converted events as they are
+    if (input != null) throw new AppFailure(ExitCodes.USAGE, "--from converts INPUT files: give them instead of --input");
+    if (recorded == null || recorded.isEmpty()) throw new AppFailure(ExitCodes.USAGE, "--from needs recorded INPUT files");
+    Path converted = events != null ? events : Files.createTempFile("baton-import-", ".jsonl");
+    try {
+      ImportReport report = importOptions.run(recorded, converted);
+      int code = backfill(converted);
+      return code == ExitCodes.OK && report.rejected() > 0 ? ExitCodes.INCOMPLETE : code;
+    } finally {
+      if (events == null) Files.deleteIfExists(converted);
+    }
+  }
+
+  private int backfill(Path eventsFile) throws Exception {
+    return new BackfillRunner(new BackfillOptions(eventsFile, output, deadLetters, bootstrapServers, config, timeout,
         noProgress)).run();
   }
 }

@@ -12,7 +12,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code baton} command line: {@code demo}, {@code backfill} and {@code run}.
+ * The {@code baton} command line: {@code demo}, {@code backfill}, {@code import} and {@code run}.
  * Started by the {@code ./baton} launcher at the repository root.
  */
 @Command(
@@ -38,6 +38,7 @@ import picocli.CommandLine.Spec;
         "Start here:",
         "  ./baton demo                     sample sessions through the real pipeline, in-process",
         "  ./baton backfill -i in.jsonl -o out.jsonl",
+        "  ./baton import --from atif --tenant acme runs/ -o events.jsonl",
         "  ./baton run --bootstrap-servers kafka:9092 --schema-registry-url http://registry:8081",
         "",
         "Run `baton help COMMAND` for the options of a command.",
@@ -47,6 +48,7 @@ import picocli.CommandLine.Spec;
     subcommands = {
         DemoCommand.class,
         BackfillCommand.class,
+        ImportCommand.class,
         RunCommand.class,
         CommandLine.HelpCommand.class
     })
