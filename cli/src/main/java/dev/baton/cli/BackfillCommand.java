@@ -69,8 +69,8 @@ public final class BackfillCommand implements Callable<Integer> {
       description = "With --from: keep the converted SessionEvents in FILE (default: a temporary file, deleted).")
   Path events;
 
-  @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE",
-      description = "Where to write the ContextSnapshots (replaced if it exists).")
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+      description = "Where to write the ContextSnapshots (replaced if it exists). Required.")
   Path output;
 
   @Option(names = "--dead-letters", paramLabel = "FILE",
@@ -96,8 +96,11 @@ public final class BackfillCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (output == null || (input == null && !importOptions.given())) {
+      throw new AppFailure(ExitCodes.USAGE, "backfill needs --input FILE (or --from FORMAT with recorded INPUT files) "
+          + "and --output FILE; see `baton help backfill`");
+    }
     if (!importOptions.given()) {
-      if (input == null) throw new AppFailure(ExitCodes.USAGE, "give --input FILE, or --from FORMAT with recorded INPUT files");
       if (recorded != null && !recorded.isEmpty()) {
         throw new AppFailure(ExitCodes.USAGE, "INPUT files are converted only with --from (atif or openai-chat)");
       }

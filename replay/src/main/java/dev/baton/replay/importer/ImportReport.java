@@ -81,7 +81,7 @@ public final class ImportReport {
         return inputs;
     }
 
-    /** Trajectories / conversations found (embedded subagent trajectories included). */
+    /** Documents read: trajectories / conversations (embedded subagent trajectories are not counted; their sessions are). */
     public long documents() {
         return documents;
     }
