@@ -1,5 +1,6 @@
 package dev.baton.bench;
 
+import dev.baton.engine.model.SessionKey;
 import dev.baton.replay.embedded.EmbeddedKafka;
 
 import dev.baton.config.BatonConfig;
@@ -201,7 +202,7 @@ public final class EndToEndHarness {
     }
 
     private static String key(int session) {
-        return TENANT + "/" + sessionId(session);
+        return SessionKey.of(TENANT, sessionId(session)).toString();
     }
 
     private static String sessionId(int session) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.config.BatonConfig;
 import dev.baton.egress.SnapshotEncoder;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.replay.embedded.EmbeddedKafka;
 import dev.baton.engine.ContextEngine;
 import dev.baton.engine.policy.Policy;
@@ -125,8 +126,10 @@ class SnapshotsMatchTheEngineIT {
       for (ReadyHandoff r : ready) put(out, encoder, ev.tenantId(), ev.sessionId(), state, r, policy);
     }
     for (Map.Entry<String, SessionState> e : states.entrySet()) {
-      String[] ids = e.getKey().split("/", 2);
-      for (ReadyHandoff r : e.getValue().settleAll(policy)) put(out, encoder, ids[0], ids[1], e.getValue(), r, policy);
+      SessionKey ids = SessionKey.parse(e.getKey()).orElseThrow();
+      for (ReadyHandoff r : e.getValue().settleAll(policy)) {
+        put(out, encoder, ids.tenantId(), ids.sessionId(), e.getValue(), r, policy);
+      }
     }
     return out;
   }
@@ -151,7 +154,7 @@ class SnapshotsMatchTheEngineIT {
   private static String key(String line) {
     try {
       JsonNode n = JSON.readTree(line);
-      return n.path("tenant_id").asText() + "/" + n.path("session_id").asText();
+      return SessionKey.format(n.path("tenant_id").asText(), n.path("session_id").asText());
     } catch (Exception e) {
       return "unreadable/line";
     }

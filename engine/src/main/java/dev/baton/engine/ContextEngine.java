@@ -7,6 +7,7 @@ import dev.baton.engine.layout.Segment;
 import dev.baton.engine.layout.SegmentBuilder;
 import dev.baton.engine.markers.TruncationLog;
 import dev.baton.engine.model.Handoff;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.narration.Narration;
 import dev.baton.engine.narration.StepView;
@@ -91,7 +92,7 @@ public final class ContextEngine {
         Retention retention = new Retention(plan.expanded(), plan.inlined(),
                 manifest == null ? List.of() : manifest.listedSeqs(), manifest == null ? 0 : manifest.unlisted(),
                 plan.trailBytes());
-        return new Snapshot(tenantId + "/" + sessionId + "/" + h.handoffId(), tenantId, sessionId, h.handoffId(),
+        return new Snapshot(SessionKey.of(tenantId, sessionId).snapshotId(h.handoffId()), tenantId, sessionId, h.handoffId(),
                 h.fromAgent(), receiver, h.target(), state.lastAppliedSeq(), state.turnCount(), ready.occurredAtMillis(),
                 framing, brick.text(), messages, retention, log.list(), new Stats(messageChars, brickChars, tokens),
                 parity);

@@ -1,6 +1,7 @@
 package dev.baton.processor;
 
 import dev.baton.engine.model.Handoff;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.model.Turn;
 
 /**
@@ -13,8 +14,13 @@ import dev.baton.engine.model.Turn;
 public record InboundEvent(String eventId, String tenantId, String sessionId, long occurredAtMillis, Turn turn,
                            Handoff handoff, boolean closed, String closedReason, byte[] rawKey, byte[] rawValue) {
 
-    /** The session key {@code tenant_id/session_id}. */
+    /** The event's session (its ids were checked by the decoder). */
+    public SessionKey key() {
+        return new SessionKey(tenantId, sessionId);
+    }
+
+    /** The session key's text form {@code tenant_id/session_id}: the record key and the session store's key. */
     public String sessionKey() {
-        return tenantId + "/" + sessionId;
+        return key().toString();
     }
 }

@@ -2,6 +2,7 @@ package dev.baton.processor;
 
 import dev.baton.engine.ContextEngine;
 import dev.baton.engine.model.Handoff;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.state.HandoffOutcome;
@@ -197,11 +198,11 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         String key = record.key();
         byte[] bytes = sessions.get(key);
         if (bytes == null) return; // nothing was ever applied for this session: nothing to settle
-        String[] ids = splitKey(key);
-        Policy policy = policies.forTenant(ids[0]);
+        SessionKey ids = parseKey(key);
+        Policy policy = policies.forTenant(ids.tenantId());
         SessionState state = decoded.take(key, bytes);
         List<ReadyHandoff> ready = state.settleAll(policy);
-        List<Snapshot> snapshots = render(ids[0], ids[1], state, ready, policy);
+        List<Snapshot> snapshots = render(ids.tenantId(), ids.sessionId(), state, ready, policy);
         byte[] encoded = SessionStateCodec.encode(state);
         sessions.put(key, encoded);
         decoded.keep(key, encoded, state);
@@ -228,11 +229,11 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     private void visit(String key, long now) {
         byte[] before = sessions.get(key);
         if (before == null) return; // a left-over entry of a deleted session
-        String[] ids = splitKey(key);
-        Policy policy = policies.forTenant(ids[0]);
+        SessionKey ids = parseKey(key);
+        Policy policy = policies.forTenant(ids.tenantId());
         SessionState state = decoded.take(key, before);
         List<ReadyHandoff> ready = state.onWallClock(now, policy);
-        List<Snapshot> snapshots = render(ids[0], ids[1], state, ready, policy);
+        List<Snapshot> snapshots = render(ids.tenantId(), ids.sessionId(), state, ready, policy);
         if (state.expired(now, policy)) {
             sessions.delete(key);
             metrics.expiredSession();
@@ -284,10 +285,8 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
     }
 
-    private static String[] splitKey(String key) {
-        int slash = key.indexOf('/');
-        if (slash < 0) throw new IllegalArgumentException("session key without '/': " + key);
-        return new String[]{key.substring(0, slash), key.substring(slash + 1)};
+    private static SessionKey parseKey(String key) {
+        return SessionKey.parse(key).orElseThrow(() -> new IllegalArgumentException("not a session key: " + key));
     }
 
     private static byte[] utf8(String s) {

@@ -15,6 +15,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -29,7 +30,7 @@ import dev.baton.app.AppFailure;
 import dev.baton.app.ExitCodes;
 import dev.baton.config.BatonConfig;
 import dev.baton.config.ConfigLoader;
-import dev.baton.engine.model.Identifiers;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.topology.DeadLetterHeaders;
 
 /**
@@ -56,8 +57,14 @@ public final class BackfillRunner {
 
   /** What the first fields of an input line say (null when absent or unreadable). */
   record Peek(String tenantId, String sessionId, String handoffId) {
+    /** The key a producer sends for these fields, valid ids or not (null when one is absent). */
     String key() {
-      return tenantId == null || sessionId == null ? null : tenantId + "/" + sessionId;
+      return tenantId == null || sessionId == null ? null : SessionKey.format(tenantId, sessionId);
+    }
+
+    /** The session, when both ids are contract identifiers. */
+    Optional<SessionKey> session() {
+      return SessionKey.ifValid(tenantId, sessionId);
     }
   }
 
@@ -91,10 +98,11 @@ public final class BackfillRunner {
           String key = peek.key();
           replay.send(key == null ? null : key.getBytes(StandardCharsets.UTF_8), line, lineNumber);
           records++;
-          if (key != null && Identifiers.isValidId(peek.tenantId()) && Identifiers.isValidId(peek.sessionId())) {
-            sessions.add(key);
+          Optional<SessionKey> session = peek.session();
+          if (session.isPresent()) {
+            sessions.add(session.get().toString());
             if (peek.handoffId() != null) {
-              handoffs.add(new HandoffLine(lineNumber, key + "/" + peek.handoffId()));
+              handoffs.add(new HandoffLine(lineNumber, session.get().snapshotId(peek.handoffId())));
             }
           }
         }

@@ -21,6 +21,7 @@ import java.util.UUID;
 
 import dev.baton.avro.SessionEvent;
 import dev.baton.egress.ContextSnapshotReader;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.serde.AvroJson;
 import dev.baton.serde.ConfluentAvroCodec;
@@ -177,8 +178,10 @@ public final class DemoRunner {
       err.println("demo: skipping line " + line + ": " + e.getMessage());
       return;
     }
-    String key = event.getTenantId() + "/" + event.getSessionId();
-    String snapshotId = event.getHandoff() == null ? null : key + "/" + event.getHandoff().getHandoffId();
+    // the key as the producer would send it; a hand-off with invalid ids is dead-lettered, so it has no snapshot id
+    String key = SessionKey.format(event.getTenantId(), event.getSessionId());
+    String snapshotId = event.getHandoff() == null ? null : SessionKey.ifValid(event.getTenantId(),
+        event.getSessionId()).map(k -> k.snapshotId(event.getHandoff().getHandoffId())).orElse(null);
     events.add(new Event(line, key, event, snapshotId));
   }
 }

@@ -2,6 +2,7 @@ package dev.baton.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.engine.model.SessionKey;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -105,7 +106,7 @@ class DemoSampleTest {
   void shouldHaveOneDuplicateSeqAndOneInvalidAgentName() {
     Set<String> seen = new HashSet<>();
     long duplicates = events.stream().filter(e -> e.has("turn"))
-        .filter(e -> !seen.add(e.get("tenant_id").asText() + "/" + e.get("session_id").asText() + "#"
+        .filter(e -> !seen.add(SessionKey.format(e.get("tenant_id").asText(), e.get("session_id").asText()) + "#"
             + e.get("turn").get("seq").asLong()))
         .count();
     assertThat(duplicates).isEqualTo(1);

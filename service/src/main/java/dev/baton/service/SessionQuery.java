@@ -29,6 +29,7 @@ import dev.baton.egress.SnapshotEncoder;
 import dev.baton.engine.ContextEngine;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Identifiers;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Snapshot;
@@ -94,10 +95,10 @@ final class SessionQuery {
   }
 
   Answer query(String tenantId, String sessionId, Map<String, String> params, boolean forwarded) {
-    if (!Identifiers.isValidId(tenantId) || !Identifiers.isValidId(sessionId)) {
+    if (SessionKey.ifValid(tenantId, sessionId).isEmpty()) {
       return Answer.error(400, "tenant and session must be ids (1–128 characters of [A-Za-z0-9._:-])");
     }
-    String key = tenantId + "/" + sessionId;
+    String key = SessionKey.of(tenantId, sessionId).toString();
     KeyQueryMetadata owner;
     try {
       owner = streams.queryMetadataForKey(SessionContextProcessor.SESSION_STORE, key, Serdes.String().serializer());

@@ -5,6 +5,7 @@ import dev.baton.engine.model.CompactJson;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Identifiers;
 import dev.baton.engine.model.Role;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.model.StepStatus;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.model.ToolCall;
@@ -80,7 +81,7 @@ public final class SessionEventValidator {
     }
 
     private static void checkKey(byte[] key, String tenantId, String sessionId) {
-        String expected = tenantId + "/" + sessionId;
+        String expected = SessionKey.of(tenantId, sessionId).toString(); // both ids were checked before
         if (key == null) {
             throw new RecordRejectedException(ErrorCode.KEY_MISMATCH, "key is missing; expected " + Excerpt.quote(expected));
         }

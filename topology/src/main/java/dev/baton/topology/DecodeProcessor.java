@@ -1,6 +1,6 @@
 package dev.baton.topology;
 
-import dev.baton.engine.model.Identifiers;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.ingest.Decoded;
 import dev.baton.ingest.SessionEventDecoder;
 import dev.baton.processor.DependencyUnavailableException;
@@ -86,9 +86,7 @@ public final class DecodeProcessor implements Processor<byte[], byte[], String, 
             return;
         }
         String key = record.key() == null ? null : utf8(record.key());
-        int slash = key == null ? -1 : key.indexOf('/');
-        if (slash < 0 || !Identifiers.isValidId(key.substring(0, slash))
-                || !Identifiers.isValidId(key.substring(slash + 1))) {
+        if (SessionKey.parse(key).isEmpty()) {
             reject(record, ErrorCode.INVALID_ID, "control record key is not {tenant_id}/{session_id}");
             return;
         }

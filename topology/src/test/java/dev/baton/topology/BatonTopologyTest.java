@@ -2,6 +2,7 @@ package dev.baton.topology;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.config.BatonConfig;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.processor.SessionContextProcessor;
 import org.apache.kafka.streams.TopologyDescription;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BatonTopologyTest {
     private static final String T = "acme";
     private static final String S = "s1";
-    private static final String KEY = T + "/" + S;
+    private static final String KEY = SessionKey.of(T, S).toString();
 
     @Test
     void shouldApplyTurnsInOrderAndEmitOneSnapshotPerHandoff() {

@@ -1,6 +1,7 @@
 package dev.baton.topology;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.processor.SessionContextProcessor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DeadLetterTest {
     private static final String T = "acme";
     private static final String S = "s1";
-    private static final String KEY = T + "/" + S;
+    private static final String KEY = SessionKey.of(T, S).toString();
 
     static Stream<Arguments> rejections() {
         Map<String, Function<Harness, String>> cases = Map.of(

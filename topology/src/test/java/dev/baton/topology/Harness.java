@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.avro.SessionEvent;
 import dev.baton.avro.TenantPolicy;
 import dev.baton.egress.ContextSnapshotReader;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.serde.AvroJson;
 import dev.baton.serde.ConfluentAvroCodec;
 import dev.baton.serde.MockSchemaRegistry;
@@ -149,7 +150,7 @@ final class Harness implements AutoCloseable {
 
     /** Sends an event keyed by its own tenant/session, in the configured format. */
     void send(ObjectNode event) {
-        String key = event.get("tenant_id").asText() + "/" + event.get("session_id").asText();
+        String key = SessionKey.format(event.get("tenant_id").asText(), event.get("session_id").asText());
         sendRaw(key.getBytes(StandardCharsets.UTF_8), encode(event));
     }
 
