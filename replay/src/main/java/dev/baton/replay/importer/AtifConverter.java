@@ -97,6 +97,11 @@ final class AtifConverter {
                 case USER, SYSTEM -> {
                     String agent = role == Role.USER ? "user" : "system";
                     List<JsonNode> results = results(step);
+                    if (step.path("tool_calls").isArray() && !step.get("tool_calls").isEmpty()) {
+                        // ATIF allows tool calls on agent steps only, and a USER or SYSTEM turn has no trail
+                        report.add(doc.source + where, Kind.MAPPED, step.get("tool_calls").size() + " tool call(s) on a "
+                                + role.name().toLowerCase(Locale.ROOT) + " step ignored (only agent steps call tools)");
+                    }
                     if (!message.isEmpty() || results.isEmpty()) {
                         session.turns.add(turn(agent, role, message, at, null, doc.source + where));
                     }

@@ -184,7 +184,12 @@ final class ChatConverter {
                         t.toolCallId = answered.id();
                     } else {
                         String raw = RawJson.stringOrNumber(m, "tool_call_id");
-                        if (raw != null) t.toolCallId = Names.id(raw);
+                        if (raw != null) {
+                            t.toolCallId = Names.id(raw);
+                            if (!t.toolCallId.equals(raw)) {
+                                report.mappedOnce(doc.source, Kind.ID_MAPPED, "call id", raw, t.toolCallId);
+                            }
+                        }
                         report.add(origin, Kind.RESULT_WITHOUT_CALL, "tool message answering no recorded call"
                                 + (raw == null ? "" : " (" + Texts.quote(raw) + ")") + ": a TOOL turn (narrated as tool 'unknown')");
                     }
