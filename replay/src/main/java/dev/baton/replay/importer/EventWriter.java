@@ -135,7 +135,7 @@ final class EventWriter {
         }
         // one step (or none): cut the largest of text, result and arguments until it fits
         int guard = 0;
-        while (size(t, keyBytes, session.sessionId) > limit && guard++ < 32) {
+        while (size(t, keyBytes, session.sessionId) > limit && guard++ < 64) {
             long excess = size(t, keyBytes, session.sessionId) - limit;
             ImportedTurn.Step step = t.trail.isEmpty() ? null : t.trail.get(0);
             ImportedTurn.Call call = t.calls.isEmpty() ? null : t.calls.get(0);
@@ -145,11 +145,23 @@ final class EventWriter {
             long argBytes = Texts.utf8(args);
             if (argBytes > textBytes && argBytes > resultBytes) {
                 ArgumentsCutter.Cut cut = ArgumentsCutter.cut(args, (int) Math.min(Integer.MAX_VALUE, excess + 64));
-                if (cut.removed() == 0) break;
-                if (step != null) step.arguments = cut.arguments();
-                else call.arguments = cut.arguments();
-                report.add(t.origin, Kind.CUT_TO_FIT, "arguments cut by " + cut.removed()
-                        + " characters inside their longest string values to fit the " + limit + "-byte record limit");
+                String cutArgs;
+                if (cut.removed() > 0) {
+                    cutArgs = cut.arguments();
+                    report.add(t.origin, Kind.CUT_TO_FIT, "arguments cut by " + cut.removed()
+                            + " characters inside their longest string values to fit the " + limit + "-byte record limit");
+                } else {
+                    // no string value long enough to cut (a huge array of numbers, say): keep a head and a tail of the
+                    // arguments' JSON text as one string value, so they stay a JSON object
+                    com.fasterxml.jackson.databind.node.ObjectNode o =
+                            com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+                    o.put("arguments_cut_by_baton_import", cutText(args, excess, limit));
+                    cutArgs = RawJson.write(o);
+                    report.add(t.origin, Kind.CUT_TO_FIT, "arguments without a long string value replaced by a head and "
+                            + "a tail of their JSON text to fit the " + limit + "-byte record limit");
+                }
+                if (step != null) step.arguments = cutArgs;
+                else call.arguments = cutArgs;
             } else if (resultBytes >= textBytes) {
                 step.result = cutText(step.result, excess, limit);
                 report.add(t.origin, Kind.CUT_TO_FIT, "result of call " + Texts.quote(step.callId)

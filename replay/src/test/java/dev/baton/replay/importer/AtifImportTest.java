@@ -216,6 +216,25 @@ class AtifImportTest {
     }
 
     @Test
+    void shouldFitArgumentsWithoutAnyLongStringValueStillAsAJsonObject(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws IOException {
+        String numbers = "0,".repeat(300_000) + "0";
+        String json = "{\"session_id\":\"nums\",\"agent\":{\"name\":\"a\"},\"steps\":[{\"step_id\":1,\"source\":\"agent\","
+                + "\"message\":\"\",\"tool_calls\":[{\"tool_call_id\":\"n\",\"function_name\":\"sum\",\"arguments\":{\"xs\":["
+                + numbers + "]}}],\"observation\":{\"results\":[{\"source_call_id\":\"n\",\"content\":\"0\"}]}}]}";
+        Path file = dir.resolve("nums.json");
+        java.nio.file.Files.writeString(file, json);
+
+        Imported out = Imported.run(ATIF.withMaxRecordBytes(100_000), file);
+
+        ToolStep sum = out.turns("nums").get(0).trail().get(0);
+        assertThat(sum.arguments()).startsWith("{\"arguments_cut_by_baton_import\":\"{\\\"xs\\\":[0,0,0")
+                .contains("characters cut by baton import to fit the 100,000-byte record limit");
+        assertThat(sum.result()).isEqualTo("0");
+        assertThat(out.lines).allMatch(l -> l.length + "acme/nums".length() <= 100_000);
+    }
+
+    @Test
     void shouldWriteTheSameBytesTwiceAndEmitAHandoffOnlyWhenAsked(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
         Path a = dir.resolve("a.jsonl.gz");
         Path b = dir.resolve("b.jsonl.gz");
