@@ -51,8 +51,11 @@ final class EventWriter {
         String lastAssistant = null;
         Instant lastTime = null;
         for (ImportedTurn turn : session.turns) {
-            for (ImportedTurn part : fit(turn, keyBytes, session)) {
-                sink.line(turnEvent(eventId(sid, Long.toString(seq)), tenant, sid, seq, part));
+            byte[] whole = turnEvent(eventId(sid, Long.toString(seq)), tenant, sid, seq, turn);
+            // the common case: the turn fits as it is (serialized once); otherwise fit() splits or cuts it
+            List<ImportedTurn> parts = keyBytes + whole.length <= settings.maxRecordBytes() ? null : fit(turn, keyBytes, session);
+            for (ImportedTurn part : parts == null ? List.of(turn) : parts) {
+                sink.line(parts == null ? whole : turnEvent(eventId(sid, Long.toString(seq)), tenant, sid, seq, part));
                 report.events++;
                 report.turns++;
                 report.toolSteps += part.trail.size() + part.calls.size();
