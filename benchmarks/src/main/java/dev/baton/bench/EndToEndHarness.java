@@ -161,7 +161,7 @@ public final class EndToEndHarness {
                         + input.records() + " records");
             }
             Outcome ours = runApplication(kafka, "baton", BatonTopology.buildTopology(baton),
-                    baton.toStreamsProperties(), baton.sessionEventsTopic(), baton.contextSnapshotsTopic(),
+                    BatonTopology.streamsProperties(baton), baton.sessionEventsTopic(), baton.contextSnapshotsTopic(),
                     baton.deadLettersTopic(), flags, encoder);
             // The baseline's latency hand-offs are in the input too (new ids: each yields a snapshot).
             long handoffs = input.handoffs() + (base == null ? 0 : flags.latencySamples());
@@ -195,9 +195,8 @@ public final class EndToEndHarness {
         Properties p = baton.toStreamsProperties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "bench-passthrough-" + run);
         p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("bench-passthrough-").toString());
-        // Baton's handlers dead-letter through Baton's topology; the pass-through has no such node.
-        p.remove(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG);
-        p.remove(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG);
+        // without Baton's exception handlers (BatonTopology.streamsProperties adds them): they dead-letter through
+        // Baton's topology, and the pass-through has no such node
         return p;
     }
 

@@ -6,9 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.config.BatonConfig;
 import dev.baton.egress.SnapshotEncoder;
-import dev.baton.engine.model.SessionKey;
-import dev.baton.replay.embedded.EmbeddedKafka;
 import dev.baton.engine.ContextEngine;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
@@ -16,6 +15,7 @@ import dev.baton.ingest.Decoded;
 import dev.baton.ingest.SessionEventDecoder;
 import dev.baton.processor.InboundEvent;
 import dev.baton.processor.SessionContextProcessor;
+import dev.baton.replay.embedded.EmbeddedKafka;
 import dev.baton.topology.BatonTopology;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -84,7 +84,8 @@ class SnapshotsMatchTheEngineIT {
     }
 
     Map<String, byte[]> actual = new LinkedHashMap<>();
-    try (KafkaStreams streams = new KafkaStreams(BatonTopology.buildTopology(config), config.toStreamsProperties());
+    try (KafkaStreams streams = new KafkaStreams(BatonTopology.buildTopology(config),
+        BatonTopology.streamsProperties(config));
          KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.consumerProps("it-snapshot-reader"))) {
       streams.start();
       consumer.subscribe(List.of(config.contextSnapshotsTopic()));

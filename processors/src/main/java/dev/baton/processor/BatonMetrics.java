@@ -1,5 +1,6 @@
 package dev.baton.processor;
 
+import dev.baton.deadletter.ErrorCode;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.Avg;

@@ -1,5 +1,7 @@
 package dev.baton.processor;
 
+import dev.baton.deadletter.DeadLetters;
+import dev.baton.deadletter.ErrorCode;
 import dev.baton.engine.ContextEngine;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.SessionKey;
@@ -10,7 +12,6 @@ import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
 import dev.baton.engine.state.SessionStateCodec;
 import dev.baton.engine.state.TurnOutcome;
-import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
@@ -19,7 +20,6 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -122,9 +122,9 @@ public final class SessionContextProcessor implements Processor<String, InboundE
             Header control = record.headers().lastHeader(CONTROL_HEADER);
             if (control != null) settle(record);
             else handle(record);
-        } catch (RetriableException e) {
-            throw e; // e.g. the schema registry is unreachable: fail the task and retry, never dead-letter
         } catch (RuntimeException e) {
+            // e.g. the schema registry is unreachable: fail the task and retry, never dead-letter
+            if (DeadLetters.isTransient(e)) throw e;
             LOG.error("Unexpected failure on record of session {} ({}); dead-lettered as INTERNAL", record.key(),
                     sourceOf(), e);
             InboundEvent ev = record.value();
@@ -217,9 +217,8 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         for (String key : timers.takeDue(now, options.maxSessionsPerPunctuation())) {
             try {
                 visit(key, now);
-            } catch (RetriableException e) {
-                throw e;
             } catch (RuntimeException e) {
+                if (DeadLetters.isTransient(e)) throw e;
                 metrics.punctuationFailure();
                 LOG.error("Wall-clock visit of session {} failed; skipped until its next event", key, e);
             }
@@ -274,15 +273,11 @@ public final class SessionContextProcessor implements Processor<String, InboundE
 
     private void deadLetter(Record<String, InboundEvent> record, byte[] key, byte[] value, ErrorCode code,
                             String message) {
-        RecordMetadata meta = context.recordMetadata().orElse(null);
-        DeadLetter dl = new DeadLetter(key, value, code.name(), message, meta == null ? null : meta.topic(),
-                meta == null ? -1 : meta.partition(), meta == null ? -1L : meta.offset());
-        context.forward(new Record<String, Object>(record.key(), dl, record.timestamp(), new RecordHeaders()),
-                options.deadLetterChild());
+        DeadLetters.forward(context, options.deadLetterChild(), record.timestamp(), key, value, code, message);
     }
 
     private String sourceOf() {
-        return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
+        return DeadLetters.sourceOf(context);
     }
 
     private static SessionKey parseKey(String key) {

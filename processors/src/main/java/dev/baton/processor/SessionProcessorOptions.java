@@ -1,5 +1,6 @@
 package dev.baton.processor;
 
+import dev.baton.deadletter.DeadLetter;
 import dev.baton.engine.policy.Policy;
 
 import java.time.Duration;

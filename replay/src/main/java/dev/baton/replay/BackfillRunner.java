@@ -30,8 +30,8 @@ import dev.baton.app.AppFailure;
 import dev.baton.app.ExitCodes;
 import dev.baton.config.BatonConfig;
 import dev.baton.config.ConfigLoader;
+import dev.baton.deadletter.DeadLetterHeaders;
 import dev.baton.engine.model.SessionKey;
-import dev.baton.topology.DeadLetterHeaders;
 
 /**
  * {@code baton backfill}: every line of the input goes, as it is, to the topology (JSON format on

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.UUID;
 
 import dev.baton.avro.SessionEvent;
+import dev.baton.deadletter.DeadLetterHeaders;
 import dev.baton.egress.ContextSnapshotReader;
 import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.snapshot.Snapshot;
@@ -28,7 +29,6 @@ import dev.baton.serde.ConfluentAvroCodec;
 import dev.baton.serde.MockSchemaRegistry;
 import dev.baton.serde.SchemaRegistries;
 import dev.baton.serde.SchemaRegistryClient;
-import dev.baton.topology.DeadLetterHeaders;
 
 /**
  * {@code baton demo}: the bundled sample (or {@code --input}) as Avro through the real topology on

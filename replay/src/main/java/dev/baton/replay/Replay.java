@@ -42,9 +42,9 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.streams.StreamsConfig;
 
 import dev.baton.config.BatonConfig;
-import dev.baton.replay.embedded.EmbeddedKafka;
+import dev.baton.deadletter.DeadLetterHeaders;
 import dev.baton.processor.SessionContextProcessor;
-import dev.baton.topology.DeadLetterHeaders;
+import dev.baton.replay.embedded.EmbeddedKafka;
 
 /**
  * Runs a finite set of input records through the real Baton topology and collects everything it

@@ -7,8 +7,8 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
 
+import dev.baton.deadletter.ErrorCode;
 import dev.baton.processor.BatonMetrics;
-import dev.baton.processor.ErrorCode;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

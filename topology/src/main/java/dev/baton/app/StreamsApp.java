@@ -28,7 +28,7 @@ public final class StreamsApp implements AutoCloseable {
 
   public StreamsApp(BatonConfig config) {
     Topology topology = BatonTopology.buildTopology(config);
-    streams = new KafkaStreams(topology, config.toStreamsProperties());
+    streams = new KafkaStreams(topology, BatonTopology.streamsProperties(config));
     streams.setUncaughtExceptionHandler(e -> {
       failure.compareAndSet(null, e);
       // a failure the handlers did not absorb is a bug or an unusable cluster: stop, do not spin

@@ -1,8 +1,6 @@
 package dev.baton.config;
 
 import dev.baton.engine.policy.Policy;
-import dev.baton.topology.BatonProcessingExceptionHandler;
-import dev.baton.topology.BatonProductionExceptionHandler;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -204,7 +202,10 @@ public final class BatonConfig {
         return out;
     }
 
-    /** The Kafka Streams configuration: every Kafka setting (defaults included), without Baton's own keys. */
+    /**
+     * Every Kafka setting (defaults included), without Baton's own keys. To run Baton's topology use
+     * {@code BatonTopology.streamsProperties(config)}, which adds the exception handlers the topology needs.
+     */
     public Properties toStreamsProperties() {
         Properties p = new Properties();
         p.putAll(kafkaProperties());
@@ -380,14 +381,14 @@ public final class BatonConfig {
                         "Stream threads per instance."),
                 Setting.bool(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, "true",
                         "Refuse to start if any store or internal topic has a generated name (KIP-1111)."),
-                Setting.string(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
-                        BatonProcessingExceptionHandler.class.getName(),
-                        "Safety net: an unexpected processing failure dead-letters the input as INTERNAL."),
+                Setting.string(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, null,
+                        "Safety net: an unexpected processing failure dead-letters the input as INTERNAL; default: "
+                                + "dev.baton.topology.BatonProcessingExceptionHandler (set by the topology)."),
                 Setting.bool("processing.exception.handler.global.enabled", "true",
                         "The processing exception handler also guards the global (tenant policy) store; Kafka 5.0's default."),
-                Setting.string(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
-                        BatonProductionExceptionHandler.class.getName(),
-                        "An output the broker refuses (too large) dead-letters its input as INTERNAL."),
+                Setting.string(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, null,
+                        "An output the broker refuses (too large) dead-letters its input as INTERNAL; default: "
+                                + "dev.baton.topology.BatonProductionExceptionHandler (set by the topology)."),
                 Setting.string(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, null,
                         "Kafka Streams' own dead-letter topic (KIP-1034); default: " + DEAD_LETTERS_TOPIC + ".")));
         for (RecordComponent c : Policy.class.getRecordComponents()) {

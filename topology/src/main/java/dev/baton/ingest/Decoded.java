@@ -1,6 +1,6 @@
 package dev.baton.ingest;
 
-import dev.baton.processor.ErrorCode;
+import dev.baton.deadletter.ErrorCode;
 import dev.baton.processor.InboundEvent;
 
 /**

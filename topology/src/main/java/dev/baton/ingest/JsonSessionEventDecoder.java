@@ -1,7 +1,7 @@
 package dev.baton.ingest;
 
 import dev.baton.avro.SessionEvent;
-import dev.baton.processor.ErrorCode;
+import dev.baton.deadletter.ErrorCode;
 import dev.baton.serde.AvroJson;
 import dev.baton.serde.JsonReadException;
 

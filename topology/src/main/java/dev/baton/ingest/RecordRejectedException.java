@@ -1,6 +1,6 @@
 package dev.baton.ingest;
 
-import dev.baton.processor.ErrorCode;
+import dev.baton.deadletter.ErrorCode;
 
 /** A contract check failed: carries the dead-letter code and message. Cheap (no stack trace). */
 public final class RecordRejectedException extends RuntimeException {

@@ -66,7 +66,7 @@ public interface SessionEventDecoder {
     static Decoded checkSize(byte[] key, byte[] value, int maxRecordBytes) {
         long size = (key == null ? 0L : key.length) + (value == null ? 0L : value.length);
         if (size > maxRecordBytes) {
-            return Decoded.reject(dev.baton.processor.ErrorCode.OVERSIZED, "record has " + size
+            return Decoded.reject(dev.baton.deadletter.ErrorCode.OVERSIZED, "record has " + size
                     + " bytes (key " + (key == null ? 0 : key.length) + ", value " + (value == null ? 0 : value.length)
                     + "); the limit is " + maxRecordBytes);
         }

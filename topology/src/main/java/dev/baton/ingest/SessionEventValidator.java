@@ -1,6 +1,7 @@
 package dev.baton.ingest;
 
 import dev.baton.avro.SessionEvent;
+import dev.baton.deadletter.ErrorCode;
 import dev.baton.engine.model.CompactJson;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Identifiers;
@@ -11,7 +12,6 @@ import dev.baton.engine.model.Target;
 import dev.baton.engine.model.ToolCall;
 import dev.baton.engine.model.ToolStep;
 import dev.baton.engine.model.Turn;
-import dev.baton.processor.ErrorCode;
 import dev.baton.processor.InboundEvent;
 
 import java.nio.ByteBuffer;

@@ -1,9 +1,7 @@
 package dev.baton.topology;
 
-import dev.baton.processor.ErrorCode;
-import dev.baton.serde.SchemaRegistryUnavailableException;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.errors.RetriableException;
+import dev.baton.deadletter.DeadLetters;
+import dev.baton.deadletter.ErrorCode;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
@@ -19,9 +17,10 @@ import java.util.Map;
  * only what they do not expect, e.g. a snapshot that cannot be encoded). Uses Kafka Streams' dead-letter support
  * (KIP-1034): the response carries a dead-letter record for {@code errors.dead.letter.queue.topic.name} (Baton sets
  * it to the dead-letter topic) made of the <em>input</em> record's original bytes with the contract's headers, code
- * {@link ErrorCode#INTERNAL}; processing then resumes with the next record. A transient failure (a schema registry
- * that cannot be reached, any Kafka {@code RetriableException}) fails the task instead: the record is retried after
- * the restart, never dead-lettered.
+ * {@link ErrorCode#INTERNAL}; processing then resumes with the next record. A transient failure
+ * ({@link DeadLetters#isTransient}: a schema registry that cannot be reached, any Kafka {@code RetriableException})
+ * fails the task instead: the record is retried after the restart, never dead-lettered. Registered by
+ * {@link BatonTopology#streamsProperties}.
  */
 public class BatonProcessingExceptionHandler implements ProcessingExceptionHandler {
     private static final Logger LOG = LoggerFactory.getLogger(BatonProcessingExceptionHandler.class);
@@ -35,7 +34,7 @@ public class BatonProcessingExceptionHandler implements ProcessingExceptionHandl
 
     @Override
     public Response handleError(ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
-        if (isTransient(exception)) {
+        if (DeadLetters.isTransient(exception)) {
             // an unreachable dependency says nothing about the record: fail, Kafka Streams retries it later
             LOG.error("Dependency unavailable in {}; failing the task to retry", context.processorNodeId(), exception);
             return Response.fail();
@@ -43,21 +42,7 @@ public class BatonProcessingExceptionHandler implements ProcessingExceptionHandl
         LOG.error("Unexpected failure in {} on {}-{}@{}; dead-lettered as INTERNAL", context.processorNodeId(),
                 context.topic(), context.partition(), context.offset(), exception);
         if (deadLetterTopic == null) return Response.resume();
-        return Response.resume(List.of(deadLetter(deadLetterTopic, context,
+        return Response.resume(List.of(DeadLetters.fromErrorContext(deadLetterTopic, context, ErrorCode.INTERNAL,
                 "in " + context.processorNodeId() + ": " + exception)));
-    }
-
-    static boolean isTransient(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof RetriableException || t instanceof SchemaRegistryUnavailableException) return true;
-            if (t.getCause() == t) break;
-        }
-        return false;
-    }
-
-    static ProducerRecord<byte[], byte[]> deadLetter(String topic, ErrorHandlerContext context, String message) {
-        return new ProducerRecord<>(topic, null, context.sourceRawKey(), context.sourceRawValue(),
-                DeadLetterHeaders.of(ErrorCode.INTERNAL.name(), message, context.topic(), context.partition(),
-                        context.offset()));
     }
 }

@@ -1,9 +1,11 @@
 package dev.baton.topology;
 
+import dev.baton.deadletter.DeadLetters;
+import dev.baton.deadletter.ErrorCode;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
-import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProductionExceptionHandler;
@@ -17,7 +19,8 @@ import java.util.Map;
  * What to do when an output record cannot be written. Retriable errors are retried; an output the broker refuses
  * for itself (too large, invalid) dead-letters the <em>input</em> record that produced it, code {@code INTERNAL},
  * through Kafka Streams' dead-letter support (KIP-1034), and processing continues; every other error (authorization,
- * fencing, ...) stops the application as usual, since skipping would lose data.
+ * fencing, ...) stops the application as usual, since skipping would lose data. Registered by
+ * {@link BatonTopology#streamsProperties}.
  */
 public class BatonProductionExceptionHandler implements ProductionExceptionHandler {
     private static final Logger LOG = LoggerFactory.getLogger(BatonProductionExceptionHandler.class);
@@ -50,6 +53,7 @@ public class BatonProductionExceptionHandler implements ProductionExceptionHandl
                 context.topic(), context.partition(), context.offset(), message);
         // never answer a failed dead letter with another dead letter
         if (deadLetterTopic == null || deadLetterTopic.equals(record.topic())) return Response.resume();
-        return Response.resume(List.of(BatonProcessingExceptionHandler.deadLetter(deadLetterTopic, context, message)));
+        return Response.resume(List.of(DeadLetters.fromErrorContext(deadLetterTopic, context, ErrorCode.INTERNAL,
+                message)));
     }
 }

@@ -8,10 +8,12 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyConfig;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.state.Stores;
+
+import java.util.Properties;
 
 /**
  * Baton's topology, built by a pure function of the configuration (and codecs):
@@ -28,6 +30,7 @@ import org.apache.kafka.streams.state.Stores;
  * </pre>
  * Every node and store is named explicitly; the only internal topics are the two stores' changelogs
  * ({@code <application.id>-baton-session-state-changelog}, {@code <application.id>-baton-session-timers-changelog}).
+ * Run it with {@link #streamsProperties}: they register the exception handlers that dead-letter through it.
  * Details: docs/topology.md.
  */
 public final class BatonTopology {
@@ -44,6 +47,21 @@ public final class BatonTopology {
     private BatonTopology() {
     }
 
+    /**
+     * The Kafka Streams configuration to run Baton's topology with: the configuration's Kafka settings, plus Baton's
+     * exception handlers ({@link BatonProcessingExceptionHandler}, {@link BatonProductionExceptionHandler}) unless
+     * the configuration names others. The handlers answer with dead letters for Kafka's own dead-letter queue, which
+     * the configuration points at Baton's dead-letter topic.
+     */
+    public static Properties streamsProperties(BatonConfig config) {
+        Properties p = config.toStreamsProperties();
+        p.putIfAbsent(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+                BatonProcessingExceptionHandler.class.getName());
+        p.putIfAbsent(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                BatonProductionExceptionHandler.class.getName());
+        return p;
+    }
+
     /** The topology with the codecs that {@code baton.format} selects. */
     public static Topology buildTopology(BatonConfig config) {
         return buildTopology(config, BatonCodecs.forConfig(config));
@@ -52,7 +70,7 @@ public final class BatonTopology {
     /** The topology with explicit codecs. */
     public static Topology buildTopology(BatonConfig config, BatonCodecs codecs) {
         // The topology config carries ensure.explicit.internal.resource.naming & co. into the builder.
-        Topology topology = new Topology(new TopologyConfig(new StreamsConfig(config.toStreamsProperties())));
+        Topology topology = new Topology(new TopologyConfig(new StreamsConfig(streamsProperties(config))));
         String policyStore = config.tenantPoliciesTopic().isPresent() ? SessionContextProcessor.POLICY_STORE : null;
         SessionProcessorOptions options = new SessionProcessorOptions(SNAPSHOT_WRITER, DEAD_LETTER_WRITER,
                 config.wallClockPunctuation(), config.punctuateInterval(), config.maxSessionsPerPunctuation(),

@@ -1,8 +1,9 @@
 package dev.baton.topology;
 
+import dev.baton.deadletter.DeadLetter;
+import dev.baton.deadletter.DeadLetterHeaders;
+import dev.baton.deadletter.ErrorCode;
 import dev.baton.processor.BatonMetrics;
-import dev.baton.processor.DeadLetter;
-import dev.baton.processor.ErrorCode;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;

@@ -1,11 +1,11 @@
 package dev.baton.topology;
 
+import dev.baton.deadletter.DeadLetters;
+import dev.baton.deadletter.ErrorCode;
 import dev.baton.engine.model.SessionKey;
 import dev.baton.ingest.Decoded;
 import dev.baton.ingest.SessionEventDecoder;
 import dev.baton.processor.DependencyUnavailableException;
-import dev.baton.processor.DeadLetter;
-import dev.baton.processor.ErrorCode;
 import dev.baton.processor.InboundEvent;
 import dev.baton.processor.SessionContextProcessor;
 import dev.baton.serde.SchemaRegistryUnavailableException;
@@ -14,7 +14,6 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -96,16 +95,11 @@ public final class DecodeProcessor implements Processor<byte[], byte[], String, 
     }
 
     private void reject(Record<byte[], byte[]> record, ErrorCode code, String message) {
-        RecordMetadata meta = context.recordMetadata().orElse(null);
-        DeadLetter dl = new DeadLetter(record.key(), record.value(), code.name(), message,
-                meta == null ? null : meta.topic(), meta == null ? -1 : meta.partition(),
-                meta == null ? -1L : meta.offset());
-        context.forward(new Record<String, Object>(null, dl, record.timestamp(), new RecordHeaders()),
-                deadLetterChild);
+        DeadLetters.forward(context, deadLetterChild, record.timestamp(), record.key(), record.value(), code, message);
     }
 
     private String sourceOf() {
-        return context.recordMetadata().map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
+        return DeadLetters.sourceOf(context);
     }
 
     private static String utf8(byte[] bytes) {

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.avro.ContextSnapshot;
 import dev.baton.avro.SessionEvent;
-import dev.baton.processor.ErrorCode;
+import dev.baton.deadletter.ErrorCode;
 import dev.baton.serde.ConfluentWireFormat;
 import dev.baton.serde.MockSchemaRegistry;
 import org.apache.avro.Schema;

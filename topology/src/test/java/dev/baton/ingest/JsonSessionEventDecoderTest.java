@@ -1,9 +1,9 @@
 package dev.baton.ingest;
 
+import dev.baton.deadletter.ErrorCode;
 import dev.baton.engine.model.Role;
 import dev.baton.engine.model.StepStatus;
 import dev.baton.engine.model.Target;
-import dev.baton.processor.ErrorCode;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

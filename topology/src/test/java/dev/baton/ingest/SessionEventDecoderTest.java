@@ -1,6 +1,7 @@
 package dev.baton.ingest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.deadletter.ErrorCode;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Role;
 import dev.baton.engine.model.StepStatus;
@@ -9,7 +10,6 @@ import dev.baton.engine.model.ToolCall;
 import dev.baton.engine.model.ToolStep;
 import dev.baton.engine.model.Turn;
 import dev.baton.ingest.SessionEventFixtures.Format;
-import dev.baton.processor.ErrorCode;
 import dev.baton.processor.InboundEvent;
 import dev.baton.serde.MockSchemaRegistry;
 import org.junit.jupiter.api.AfterEach;

@@ -1,6 +1,7 @@
 package dev.baton.topology;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.deadletter.DeadLetterHeaders;
 import dev.baton.engine.model.SessionKey;
 import dev.baton.processor.SessionContextProcessor;
 import org.junit.jupiter.api.Test;

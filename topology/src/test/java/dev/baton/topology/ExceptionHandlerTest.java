@@ -1,13 +1,16 @@
 package dev.baton.topology;
 
+import dev.baton.config.BatonConfig;
+import dev.baton.deadletter.DeadLetterHeaders;
 import dev.baton.processor.DependencyUnavailableException;
 import dev.baton.serde.SchemaRegistryUnavailableException;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;
-import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
 import org.apache.kafka.streams.errors.ProductionExceptionHandler;
@@ -65,6 +68,24 @@ class ExceptionHandlerTest {
                 .isEqualTo(ProductionExceptionHandler.Result.RETRY);
         assertThat(handler.handleError(context(), out, new TopicAuthorizationException("no")).result())
                 .isEqualTo(ProductionExceptionHandler.Result.FAIL);
+    }
+
+    @Test
+    void shouldBeRegisteredByTheTopologyUnlessTheConfigurationNamesOthers() {
+        var config = BatonConfig.of(Map.of(BatonConfig.FORMAT, "json"));
+        assertThat(config.toStreamsProperties()).doesNotContainKeys(
+                StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+                StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG);
+        assertThat(BatonTopology.streamsProperties(config))
+                .containsEntry(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+                        BatonProcessingExceptionHandler.class.getName())
+                .containsEntry(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                        BatonProductionExceptionHandler.class.getName());
+
+        var own = BatonConfig.of(Map.of(BatonConfig.FORMAT, "json",
+                StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, "com.example.MyHandler"));
+        assertThat(BatonTopology.streamsProperties(own))
+                .containsEntry(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, "com.example.MyHandler");
     }
 
     private static String header(Headers headers, String key) {

@@ -1,4 +1,4 @@
-package dev.baton.processor;
+package dev.baton.deadletter;
 
 /**
  * A rejected input record: original key and value bytes plus the contract's dead-letter headers

@@ -1,4 +1,4 @@
-package dev.baton.processor;
+package dev.baton.deadletter;
 
 /** The stable, machine-readable dead-letter codes (CONTRACT.md §2). */
 public enum ErrorCode {

@@ -1,6 +1,5 @@
-package dev.baton.topology;
+package dev.baton.deadletter;
 
-import dev.baton.processor.DeadLetter;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
