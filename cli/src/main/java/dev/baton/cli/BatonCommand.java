@@ -1,5 +1,8 @@
 package dev.baton.cli;
 
+import dev.baton.service.command.RunCommand;
+import dev.baton.service.command.VersionProvider;
+
 import dev.baton.app.AppFailure;
 import dev.baton.app.ExitCodes;
 
@@ -12,7 +15,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code baton} command line: {@code demo}, {@code backfill}, {@code import} and {@code run}.
+ * The {@code baton} command line: {@code demo}, {@code backfill}, {@code import}, {@code run}, {@code topics} and
+ * {@code reset}.
  * Started by the {@code ./baton} launcher at the repository root.
  */
 @Command(
@@ -40,6 +44,7 @@ import picocli.CommandLine.Spec;
         "  ./baton backfill -i in.jsonl -o out.jsonl",
         "  ./baton import --from atif --tenant acme runs/ -o events.jsonl",
         "  ./baton run --bootstrap-servers kafka:9092 --schema-registry-url http://registry:8081",
+        "  ./baton topics --bootstrap-servers kafka:9092 --dry-run",
         "",
         "Run `baton help COMMAND` for the options of a command.",
         "",
@@ -50,6 +55,8 @@ import picocli.CommandLine.Spec;
         BackfillCommand.class,
         ImportCommand.class,
         RunCommand.class,
+        dev.baton.cli.ops.TopicsCommand.class,
+        dev.baton.cli.ops.ResetCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class BatonCommand implements Callable<Integer> {

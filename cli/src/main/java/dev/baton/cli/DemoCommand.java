@@ -1,5 +1,7 @@
 package dev.baton.cli;
 
+import dev.baton.service.command.VersionProvider;
+
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 

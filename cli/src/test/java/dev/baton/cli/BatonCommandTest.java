@@ -1,5 +1,8 @@
 package dev.baton.cli;
 
+import dev.baton.service.command.RunCommand;
+import dev.baton.service.command.ConnectionOptions;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
@@ -58,8 +61,8 @@ class BatonCommandTest {
     CommandLine commandLine = BatonCommand.commandLine();
     CommandLine.ParseResult parsed = commandLine.parseArgs("run", "--format", "JSON", "--http-port", "8080");
     RunCommand run = (RunCommand) parsed.subcommand().commandSpec().userObject();
-    assertThat(run.connection.format()).isEqualTo(ConnectionOptions.Format.json);
-    assertThat(run.httpPort).isEqualTo(8080);
+    assertThat(run.connection().format()).isEqualTo(ConnectionOptions.Format.json);
+    assertThat(run.httpPort()).isEqualTo(8080);
   }
 
   @Test

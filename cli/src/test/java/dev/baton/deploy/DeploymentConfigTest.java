@@ -40,7 +40,7 @@ class DeploymentConfigTest {
 
   @Test
   void shouldAcceptTheKubernetesConfigMapAndEnvironment() throws IOException {
-    JsonNode configMap = RepositoryFiles.yamlDocuments(Files.readString(root.resolve("deploy/configmap.yaml"))).get(0);
+    JsonNode configMap = RepositoryFiles.yamlDocuments(Files.readString(root.resolve("deploy/base/configmap.yaml"))).get(0);
     Path properties = dir.resolve("baton.properties");
     Files.writeString(properties, configMap.at("/data/baton.properties").asText());
     Map<String, String> variables = new HashMap<>();
@@ -50,6 +50,8 @@ class DeploymentConfigTest {
       }
     });
     variables.put("BATON_APPLICATION_SERVER", "baton-0.baton-headless.ns.svc:8080");
+    // from the Secret baton-credentials (deploy/README.md)
+    variables.put("BATON_SCHEMA_REGISTRY_URL", "https://user:secret@registry.example:8081");
 
     BatonConfig config = BatonConfig.builder().file(properties).environment(variables).build();
 

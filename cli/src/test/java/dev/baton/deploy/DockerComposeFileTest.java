@@ -62,11 +62,17 @@ class DockerComposeFileTest {
   }
 
   @Test
-  void shouldBuildAnImageThatStartsTheBatonCommand() throws IOException {
-    String dockerfile = Files.readString(root.resolve("Dockerfile"));
-    assertThat(dockerfile).contains("dev.baton.cli.BatonCommand").contains("cli/target/baton.jar");
-    // the entry point's class must exist under that name
-    assertThat(dev.baton.cli.BatonCommand.class.getName()).isEqualTo("dev.baton.cli.BatonCommand");
+  void shouldCheckHealthTheWayTheImageCan() throws IOException {
+    // the image has bash but no curl (Dockerfile): the health check must not need curl
+    String check = services.get("baton").get("healthcheck").get("test").toString();
+    assertThat(check).contains("/dev/tcp/127.0.0.1/8080").doesNotContain("curl");
+    assertThat(String.join("\n", DockerfileTest.instructions())).contains("/dev/tcp/127.0.0.1/").doesNotContain("curl");
+    // records up to the topics' max.message.bytes can be produced
+    String script = String.join("\n", texts(services.get("kafka-init").get("command")));
+    assertThat(java.util.Arrays.stream(script.split("--create")).skip(1).toList()).hasSize(4).allSatisfy(line ->
+        assertThat(line).contains("max.message.bytes=" + dev.baton.cli.ops.TopicPlan.MAX_MESSAGE_BYTES));
+    assertThat(services.get("baton").get("environment").get("BATON_MAX_REQUEST_SIZE").asText())
+        .isEqualTo(Integer.toString(dev.baton.cli.ops.TopicPlan.MAX_MESSAGE_BYTES));
   }
 
   private static List<String> texts(JsonNode node) {

@@ -65,8 +65,17 @@ public final class ServiceRunner {
       return b;
     }, builder);
     BatonConfig config = ConfigLoader.build(builder);
+    // stable client ids: Kafka Streams names its clients (and so the metric series) after client.id,
+    // or after a new UUID at every start when it is unset; the instance's host name is stable for a
+    // StatefulSet pod (deploy/ sets it from the pod name explicitly)
+    if (config.get(StreamsConfig.CLIENT_ID_CONFIG) == null || config.get(StreamsConfig.CLIENT_ID_CONFIG).isBlank()) {
+      builder.set(StreamsConfig.CLIENT_ID_CONFIG, hostName());
+      config = ConfigLoader.build(builder);
+    }
 
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    metrics.config().meterFilter(MetricFilters.withoutLegacyTopicTags(config))
+        .meterFilter(MetricFilters.withoutProcessId());
     AtomicReference<StreamsApp> app = new AtomicReference<>();
     AtomicReference<SessionQuery> sessions = new AtomicReference<>();
     HttpEndpoints http = new HttpEndpoints(config.httpPort(),

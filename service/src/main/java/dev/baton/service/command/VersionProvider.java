@@ -1,4 +1,4 @@
-package dev.baton.cli;
+package dev.baton.service.command;
 
 import dev.baton.app.BatonVersion;
 import picocli.CommandLine.IVersionProvider;

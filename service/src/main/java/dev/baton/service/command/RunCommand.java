@@ -1,4 +1,4 @@
-package dev.baton.cli;
+package dev.baton.service.command;
 
 import java.util.concurrent.Callable;
 
@@ -49,6 +49,16 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--http-port", paramLabel = "PORT",
       description = "Serve health, metrics and session queries on this port. Env: BATON_HTTP_PORT.")
   Integer httpPort;
+
+  /** The connection options given (for tests). */
+  public ConnectionOptions connection() {
+    return connection;
+  }
+
+  /** The --http-port given, or null (for tests). */
+  public Integer httpPort() {
+    return httpPort;
+  }
 
   @Override
   public Integer call() throws Exception {

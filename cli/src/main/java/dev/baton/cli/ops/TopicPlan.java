@@ -1,0 +1,54 @@
+package dev.baton.cli.ops;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.baton.config.BatonConfig;
+
+/**
+ * Baton's four topics as {@code baton topics} creates them and deploy/components/strimzi-topics
+ * declares them (a test keeps the two equal): names from the configuration, partitions and
+ * replicas from the command line, and the topic configs below.
+ */
+public final class TopicPlan {
+
+  /** Largest record the topics take (8 MiB): a snapshot up to Baton's output bound fits. */
+  public static final int MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+  public static final int DEFAULT_PARTITIONS = 24;
+  public static final int DEFAULT_DEAD_LETTER_PARTITIONS = 6;
+  public static final short DEFAULT_REPLICATION_FACTOR = 3;
+
+  /** One topic: name, partitions, replication factor and the topic configs Baton relies on. */
+  public record Topic(String name, int partitions, short replicationFactor, Map<String, String> configs) {
+  }
+
+  private TopicPlan() {
+  }
+
+  /**
+   * The topics for {@code config}: session events and snapshots with {@code partitions} (the
+   * parallelism), dead letters with {@code deadLetterPartitions}, tenant policies with one partition,
+   * compacted (read whole as a global table), when configured.
+   */
+  public static List<Topic> of(BatonConfig config, int partitions, int deadLetterPartitions, short replicationFactor) {
+    List<Topic> topics = new ArrayList<>();
+    topics.add(new Topic(config.sessionEventsTopic(), partitions, replicationFactor, configs("delete", replicationFactor)));
+    topics.add(new Topic(config.contextSnapshotsTopic(), partitions, replicationFactor, configs("delete", replicationFactor)));
+    topics.add(new Topic(config.deadLettersTopic(), deadLetterPartitions, replicationFactor,
+        configs("delete", replicationFactor)));
+    config.tenantPoliciesTopic().ifPresent(t ->
+        topics.add(new Topic(t, 1, replicationFactor, configs("compact", replicationFactor))));
+    return topics;
+  }
+
+  private static Map<String, String> configs(String cleanupPolicy, short replicationFactor) {
+    Map<String, String> configs = new LinkedHashMap<>();
+    configs.put("cleanup.policy", cleanupPolicy);
+    // exactly-once commits survive one broker down; a single broker can only have 1
+    configs.put("min.insync.replicas", Integer.toString(Math.max(1, Math.min(2, replicationFactor - 1))));
+    configs.put("max.message.bytes", Integer.toString(MAX_MESSAGE_BYTES));
+    return configs;
+  }
+}
