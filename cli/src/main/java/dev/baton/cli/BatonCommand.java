@@ -15,8 +15,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code baton} command line: {@code demo}, {@code backfill}, {@code import}, {@code run}, {@code topics} and
- * {@code reset}.
+ * The {@code baton} command line: {@code demo}, {@code backfill}, {@code import}, {@code run}, {@code verify},
+ * {@code topics} and {@code reset}.
  * Started by the {@code ./baton} launcher at the repository root.
  */
 @Command(
@@ -45,10 +45,12 @@ import picocli.CommandLine.Spec;
         "  ./baton import --from atif --tenant acme runs/ -o events.jsonl",
         "  ./baton run --bootstrap-servers kafka:9092 --schema-registry-url http://registry:8081",
         "  ./baton topics --bootstrap-servers kafka:9092 --dry-run",
+        "  ./baton verify out.jsonl         recompute the content hashes of a snapshot file",
         "",
         "Run `baton help COMMAND` for the options of a command.",
         "",
-        "Exit codes: 0 done, 1 failed, 2 wrong command line, 3 backfill incomplete, 130 interrupted."
+        "Exit codes: 0 done, 1 failed, 2 wrong command line, 3 backfill incomplete, 4 verify mismatch,",
+        "            130 interrupted."
     },
     subcommands = {
         DemoCommand.class,
@@ -57,6 +59,7 @@ import picocli.CommandLine.Spec;
         RunCommand.class,
         dev.baton.cli.ops.TopicsCommand.class,
         dev.baton.cli.ops.ResetCommand.class,
+        VerifyCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class BatonCommand implements Callable<Integer> {

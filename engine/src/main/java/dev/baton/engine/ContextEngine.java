@@ -27,7 +27,12 @@ import dev.baton.engine.snapshot.TruncationKind;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
 import dev.baton.engine.trim.HeadTailTrim;
+import dev.baton.engine.trim.TokenMeasure;
+import dev.baton.engine.tokens.Tokenizer;
+import dev.baton.engine.tokens.Tokenizers;
+import dev.baton.engine.snapshot.TokenCount;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -46,9 +51,20 @@ public final class ContextEngine {
     private ContextEngine() {
     }
 
-    /** Renders the snapshot of {@code state} for a ready hand-off. Does not modify the state. */
+    /** Renders the snapshot of {@code state} for a ready hand-off, without tokenizers. Does not modify the state. */
     public static Snapshot render(String tenantId, String sessionId, SessionState state, ReadyHandoff ready,
                                   Policy policy) {
+        return render(tenantId, sessionId, state, ready, policy, Tokenizers.none());
+    }
+
+    /**
+     * Renders the snapshot of {@code state} for a ready hand-off. Does not modify the state. {@code tokenizers} is
+     * asked only when the policy caps the transcript in tokens or asks for token counts; otherwise nothing is counted.
+     *
+     * @throws IllegalArgumentException when the policy names an encoding {@code tokenizers} does not know
+     */
+    public static Snapshot render(String tenantId, String sessionId, SessionState state, ReadyHandoff ready,
+                                  Policy policy, Tokenizers tokenizers) {
         Handoff h = ready.handoff();
         String receiver = h.toAgent();
         int budget = policy.transcriptBudgetFor(h.messageBudgetChars());
@@ -62,10 +78,13 @@ public final class ContextEngine {
         Parity parity = new Parity(receiver, 0, 0);
         if (h.target() == Target.LOCAL) {
             SegmentBuilder.Layout layout = SegmentBuilder.build(state, plan, ready.pendingMissing());
-            Segment manifestSegment = manifest == null ? null : Segment.baton(manifest.text(),
-                    new Truncation(TruncationKind.TRAIL_MANIFEST, manifestFrom(plan, manifest), newestManifested(plan),
-                            plan.manifestTotal(), manifest.header()));
-            HeadTailTrim.Result transcript = HeadTailTrim.trim(layout, manifestSegment, budget, policy, state);
+            Trimmed trimmed = trim(layout, plan, budget, policy, state);
+            if (policy.capsTokens()) {
+                TokenMeasure measure = new TokenMeasure(tokenizers.require(policy.transcriptBudgetEncoding()));
+                trimmed = capTokens(trimmed, layout, plan, budget, policy, state, measure);
+            }
+            manifest = trimmed.manifest();
+            HeadTailTrim.Result transcript = trimmed.transcript();
             messages = MessageWriter.write(transcript.segments(), receiver);
             for (Segment s : transcript.segments()) {
                 log.addAll(s.notes());
@@ -89,13 +108,64 @@ public final class ContextEngine {
         for (Message m : messages) messageChars += m.budgetChars();
         long brickChars = brick.text().length();
         long tokens = (messageChars + brickChars + framing.systemPrompt().length() + 3) / 4;
+        List<TokenCount> counts = null;
+        List<String> encodings = policy.tokenCountEncodingList();
+        if (!encodings.isEmpty()) {
+            counts = new ArrayList<>(encodings.size());
+            for (String encoding : encodings) {
+                Tokenizer t = tokenizers.require(encoding);
+                counts.add(new TokenCount(encoding, TokenMeasure.ofMessages(messages, t), t.count(brick.text())));
+            }
+        }
         Retention retention = new Retention(plan.expanded(), plan.inlined(),
                 manifest == null ? List.of() : manifest.listedSeqs(), manifest == null ? 0 : manifest.unlisted(),
                 plan.trailBytes());
         return new Snapshot(SessionKey.of(tenantId, sessionId).snapshotId(h.handoffId()), tenantId, sessionId, h.handoffId(),
                 h.fromAgent(), receiver, h.target(), state.lastAppliedSeq(), state.turnCount(), ready.occurredAtMillis(),
-                framing, brick.text(), messages, retention, log.list(), new Stats(messageChars, brickChars, tokens),
-                parity);
+                framing, brick.text(), messages, retention, log.list(),
+                new Stats(messageChars, brickChars, tokens, counts), parity);
+    }
+
+    /** A transcript trimmed to one character budget, with the manifest rendered for that budget. */
+    record Trimmed(int budget, Manifest.Rendered manifest, HeadTailTrim.Result transcript) {
+    }
+
+    static Trimmed trim(SegmentBuilder.Layout layout, RetentionPlan plan, int budget, Policy policy,
+                        SessionState state) {
+        Manifest.Rendered manifest = plan.hasManifest() ? Manifest.render(plan, manifestCap(policy, budget)) : null;
+        Segment manifestSegment = manifest == null ? null : Segment.baton(manifest.text(),
+                new Truncation(TruncationKind.TRAIL_MANIFEST, manifestFrom(plan, manifest), newestManifested(plan),
+                        plan.manifestTotal(), manifest.header()));
+        return new Trimmed(budget, manifest, HeadTailTrim.trim(layout, manifestSegment, budget, policy, state));
+    }
+
+    /**
+     * The token cap (docs/rendering.md, "Token cap"): when the transcript trimmed to the character budget measures
+     * more tokens than the cap, the largest character budget between the floor ({@code minTranscriptBudgetChars})
+     * and the character budget whose transcript fits is found by bisection, and that transcript is used. The measure
+     * is receiver-independent ({@link TokenMeasure}), so every receiver gets the same budget (R4) and the same
+     * segments (R9). At the floor the floor wins, as it does for character budgets.
+     */
+    static Trimmed capTokens(Trimmed atBudget, SegmentBuilder.Layout layout, RetentionPlan plan, int budget,
+                             Policy policy, SessionState state, TokenMeasure measure) {
+        long cap = policy.transcriptBudgetTokens();
+        if (measure.size(atBudget.transcript().segments()) <= cap) return atBudget;
+        int floor = policy.minTranscriptBudgetChars();
+        if (budget <= floor) return atBudget;
+        int lo = floor; // fits, or is the floor anyway
+        int hi = budget; // does not fit
+        Trimmed best = null;
+        while (hi - lo > 1) {
+            int mid = lo + (hi - lo) / 2;
+            Trimmed t = trim(layout, plan, mid, policy, state);
+            if (measure.size(t.transcript().segments()) <= cap) {
+                lo = mid;
+                best = t;
+            } else {
+                hi = mid;
+            }
+        }
+        return best != null ? best : trim(layout, plan, floor, policy, state);
     }
 
     /** The manifest's cap: its own (default 4,000) but never more than a quarter of a small transcript budget. */

@@ -80,6 +80,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     /** Decoded states of busy sessions, checked against the stored bytes (see {@link DecodedStateCache}). */
     private final DecodedStateCache decoded = new DecodedStateCache(DECODED_CACHE_BYTES);
     private SessionTimerIndex timers;
+    private SessionProvenance provenance;
     private TenantPolicies policies;
     private BatonMetrics metrics;
     private Cancellable punctuator;
@@ -106,6 +107,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         this.sessions = context.getStateStore(SESSION_STORE);
         decoded.clear();
         this.timers = new SessionTimerIndex(context.getStateStore(TIMER_STORE));
+        this.provenance = new SessionProvenance(context.getStateStore(SessionProvenance.STORE));
         ReadOnlyKeyValueStore<String, byte[]> policyStore =
                 options.policyStore() == null ? null : context.getStateStore(options.policyStore());
         this.policies = new TenantPolicies(policyStore, options.policyDecoder(), options.defaultPolicy());
@@ -144,20 +146,26 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         long dueBefore = indexed() && stored != null ? SessionTimerIndex.indexDue(state, policy)
                 : SessionTimerIndex.NEVER;
         // A session past its grace/TTL that the punctuator has not reached yet behaves as if it had been deleted.
+        boolean fresh = stored == null;
         if (indexed() && stored != null && state.expired(now, policy)) {
             metrics.expiredSession();
             state = SessionState.empty();
+            fresh = true;
         }
         state.touch(now);
 
         List<ReadyHandoff> ready = new ArrayList<>();
         Runnable count = () -> { };
         boolean late = false;
+        boolean accepted = false; // applied to the state: extends the session's input range (provenance)
         if (ev.turn() != null) {
             TurnOutcome outcome = state.offerTurn(ev.turn(), policy, now);
             ready.addAll(outcome.released());
             switch (outcome.kind()) {
-                case APPLIED, HELD -> count = metrics::appliedTurn;
+                case APPLIED, HELD -> {
+                    count = metrics::appliedTurn;
+                    accepted = true;
+                }
                 case DUPLICATE -> count = metrics::duplicateTurn;
                 case LATE_TURN -> late = true;
             }
@@ -167,11 +175,15 @@ public final class SessionContextProcessor implements Processor<String, InboundE
             ready.addAll(outcome.ready());
             switch (outcome.kind()) {
                 case DUPLICATE -> count = metrics::duplicateHandoff;
-                case PARKED -> count = metrics::parkedHandoff;
-                case READY -> { }
+                case PARKED -> {
+                    count = metrics::parkedHandoff;
+                    accepted = true;
+                }
+                case READY -> accepted = true;
             }
         } else if (ev.closed()) {
             state.close(now);
+            accepted = true;
         }
 
         // Render before storing or forwarding anything: a failure then leaves no half-applied record behind.
@@ -180,6 +192,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         sessions.put(key, encoded);
         decoded.keep(key, encoded, state);
         if (indexed()) timers.move(key, dueBefore, SessionTimerIndex.indexDue(state, policy));
+        if (accepted) provenance.applied(key, context.recordMetadata().orElse(null), record.headers(), fresh);
         count.run();
         forwardSnapshots(key, snapshots, record.timestamp());
         if (late) {
@@ -235,6 +248,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         List<Snapshot> snapshots = render(ids.tenantId(), ids.sessionId(), state, ready, policy);
         if (state.expired(now, policy)) {
             sessions.delete(key);
+            provenance.delete(key);
             metrics.expiredSession();
         } else {
             byte[] after = SessionStateCodec.encode(state);
@@ -256,14 +270,17 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         List<Snapshot> out = new ArrayList<>(ready.size());
         for (ReadyHandoff handoff : ready) {
             long start = System.nanoTime();
-            out.add(ContextEngine.render(tenantId, sessionId, state, handoff, policy));
+            out.add(ContextEngine.render(tenantId, sessionId, state, handoff, policy, options.tokenizers()));
             metrics.renderNanos(System.nanoTime() - start);
         }
         return out;
     }
 
     private void forwardSnapshots(String key, List<Snapshot> snapshots, long timestamp) {
+        if (snapshots.isEmpty()) return;
+        dev.baton.engine.snapshot.Provenance range = provenance.of(key);
         for (Snapshot snapshot : snapshots) {
+            snapshot = snapshot.withProvenance(range);
             // fresh headers: the input's headers (e.g. baton.control) do not belong on the output
             context.forward(new Record<String, Object>(key, snapshot, timestamp, new RecordHeaders()),
                     options.snapshotChild());

@@ -2,6 +2,7 @@ package dev.baton.processor;
 
 import dev.baton.deadletter.DeadLetter;
 import dev.baton.engine.policy.Policy;
+import dev.baton.engine.tokens.Tokenizers;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -18,11 +19,23 @@ import java.util.Objects;
  * @param defaultPolicy          policy of tenants without a TenantPolicy record
  * @param policyDecoder          reads TenantPolicy bytes
  * @param policyStore            name of the global tenant-policies store, or null when the topology has none
+ * @param tokenizers             the encodings policies may name for token caps and counts (asked only by tenants
+ *                               whose policy uses them)
  */
 public record SessionProcessorOptions(String snapshotChild, String deadLetterChild, boolean wallClockPunctuation,
                                       Duration punctuateInterval, int maxSessionsPerPunctuation,
-                                      Policy defaultPolicy, PolicyDecoder policyDecoder, String policyStore) {
+                                      Policy defaultPolicy, PolicyDecoder policyDecoder, String policyStore,
+                                      Tokenizers tokenizers) {
+    /** Options with the JTokkit tokenizers. */
+    public SessionProcessorOptions(String snapshotChild, String deadLetterChild, boolean wallClockPunctuation,
+                                   Duration punctuateInterval, int maxSessionsPerPunctuation, Policy defaultPolicy,
+                                   PolicyDecoder policyDecoder, String policyStore) {
+        this(snapshotChild, deadLetterChild, wallClockPunctuation, punctuateInterval, maxSessionsPerPunctuation,
+                defaultPolicy, policyDecoder, policyStore, JTokkitTokenizers.shared());
+    }
+
     public SessionProcessorOptions {
+        Objects.requireNonNull(tokenizers);
         Objects.requireNonNull(snapshotChild);
         Objects.requireNonNull(deadLetterChild);
         Objects.requireNonNull(punctuateInterval);

@@ -174,7 +174,8 @@ final class SessionQuery {
     }
     Handoff preview = new Handoff("preview", null, toAgent, target, null, null, budget);
     Snapshot snapshot = ContextEngine.render(tenantId, sessionId, state,
-        new ReadyHandoff(preview, state.lastEventMillis(), null), policyOf(tenantId));
+        new ReadyHandoff(preview, state.lastEventMillis(), null), policyOf(tenantId),
+        dev.baton.processor.JTokkitTokenizers.shared());
     try {
       body.set("preview", JSON.readTree(SnapshotEncoder.toJsonLine(snapshot)));
     } catch (IOException e) {

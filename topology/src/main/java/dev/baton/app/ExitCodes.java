@@ -10,6 +10,8 @@ public final class ExitCodes {
   public static final int USAGE = 2;
   /** {@code backfill} finished, but not every input record could be accounted for. */
   public static final int INCOMPLETE = 3;
+  /** {@code verify}: at least one snapshot does not match its content hash, has none, or cannot be read. */
+  public static final int MISMATCH = 4;
   /** Stopped by a signal (SIGINT / SIGTERM) before finishing: 128 + SIGINT, as shells report it. */
   public static final int INTERRUPTED = 130;
 

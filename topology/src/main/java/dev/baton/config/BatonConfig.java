@@ -54,6 +54,9 @@ public final class BatonConfig {
     public static final String PUNCTUATE_MAX_SESSIONS = "baton.punctuate.max-sessions";
     public static final String HTTP_PORT = "baton.http.port";
     public static final String POLICY_PREFIX = "baton.policy.";
+    /** Policy keys of Baton's own extensions (issue 11: token caps and counts), not the contract's. */
+    public static final Set<String> BATON_POLICY_EXTENSIONS = Set.of(POLICY_PREFIX + "transcript_budget_tokens",
+            POLICY_PREFIX + "transcript_budget_encoding", POLICY_PREFIX + "token_count_encodings");
 
     /** Variables with the BATON_ prefix that are not settings (read by the launcher or as the file's path). */
     public static final Set<String> NON_SETTING_VARIABLES = Set.of("BATON_CONFIG", "BATON_OPTS", "BATON_JAVA_OPTS",
@@ -300,7 +303,15 @@ public final class BatonConfig {
                         "built-in default (= " + DEAD_LETTERS_TOPIC + ")");
             }
             validate(v, o);
-            return new BatonConfig(v, o);
+            BatonConfig config = new BatonConfig(v, o);
+            List<String> unknown = dev.baton.ingest.TenantPolicyDecoder.unknownEncodings(config.defaultPolicy());
+            if (!unknown.isEmpty()) {
+                throw new BatonConfigException("unknown token encoding(s) " + String.join(", ", unknown) + " in "
+                        + POLICY_PREFIX + "transcript_budget_encoding or " + POLICY_PREFIX
+                        + "token_count_encodings; expected one of "
+                        + String.join(", ", dev.baton.processor.JTokkitTokenizers.shared().encodings()));
+            }
+            return config;
         }
 
         private void validate(Map<String, String> v, Map<String, String> o) {
@@ -394,7 +405,14 @@ public final class BatonConfig {
         for (RecordComponent c : Policy.class.getRecordComponents()) {
             String key = POLICY_PREFIX + snake(c.getName());
             // no built-in value here: an unset key keeps the contract's default (shown by contractDefault)
-            String doc = "Default policy: TenantPolicy field `" + snake(c.getName()) + "`.";
+            String doc = "Default policy: TenantPolicy field `" + snake(c.getName()) + "`." + switch (c.getName()) {
+                case "transcriptBudgetTokens" -> " Transcript cap in tokens of the encoding below, besides characters"
+                        + " (the smaller wins); 0: no token cap.";
+                case "transcriptBudgetEncoding" -> " o200k_base, cl100k_base, p50k_base, p50k_edit or r50k_base.";
+                case "tokenCountEncodings" -> " Comma-separated encodings counted exactly into stats.token_counts;"
+                        + " empty: no counting.";
+                default -> "";
+            };
             if (c.getType() == int.class) list.add(Setting.integer(key, null, 0, Integer.MAX_VALUE, doc));
             else if (c.getType() == long.class) list.add(Setting.longValue(key, null, 0, doc));
             else list.add(Setting.string(key, null, doc));

@@ -17,7 +17,10 @@ public final class ConfigurationTable {
             };
             Object contract = BatonConfig.contractDefault(s.key());
             String def;
-            if (contract instanceof String) def = "the contract's text";
+            if (BatonConfig.BATON_POLICY_EXTENSIONS.contains(s.key())) {
+                String v = String.valueOf(contract);
+                def = v.isEmpty() ? "(empty: none)" : v.equals("0") ? "`0` (none)" : "`" + v + "`";
+            } else if (contract instanceof String) def = "the contract's text";
             else if (contract != null) def = "`" + contract + "` (contract)";
             else if (s.defaultValue() == null) def = "—";
             else def = s.defaultValue().isEmpty() ? "(empty)" : "`" + s.defaultValue() + "`";

@@ -84,7 +84,23 @@ public final class ContextSnapshotReader {
                 c.getBrick(), messages,
                 new Retention(r.getExpandedSeqs(), r.getInlinedSeqs(), r.getManifestSeqs(), r.getManifestUnlisted(), r.getTrailBytes()),
                 truncations,
-                new Stats(c.getStats().getMessageChars(), c.getStats().getBrickChars(), c.getStats().getEstimatedTokens()),
-                new Parity(c.getParity().getReferenceAgent(), c.getParity().getReferenceItems(), c.getParity().getCoveredItems()));
+                new Stats(c.getStats().getMessageChars(), c.getStats().getBrickChars(), c.getStats().getEstimatedTokens(),
+                        tokenCounts(c.getStats().getTokenCounts())),
+                new Parity(c.getParity().getReferenceAgent(), c.getParity().getReferenceItems(), c.getParity().getCoveredItems()),
+                provenance(c.getProvenance()));
+    }
+
+    private static List<dev.baton.engine.snapshot.TokenCount> tokenCounts(List<dev.baton.avro.TokenCount> counts) {
+        if (counts == null) return null;
+        List<dev.baton.engine.snapshot.TokenCount> out = new ArrayList<>(counts.size());
+        for (dev.baton.avro.TokenCount t : counts) {
+            out.add(new dev.baton.engine.snapshot.TokenCount(t.getEncoding(), t.getTranscriptTokens(), t.getBrickTokens()));
+        }
+        return out;
+    }
+
+    private static dev.baton.engine.snapshot.Provenance provenance(dev.baton.avro.Provenance p) {
+        return p == null ? null : new dev.baton.engine.snapshot.Provenance(p.getTopic(), p.getPartition(),
+                p.getFirstOffset(), p.getLastOffset(), p.getFirstLine(), p.getLastLine());
     }
 }

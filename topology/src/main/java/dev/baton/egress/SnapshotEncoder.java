@@ -5,6 +5,8 @@ import dev.baton.avro.FramingKind;
 import dev.baton.avro.Target;
 import dev.baton.avro.TruncationKind;
 import dev.baton.engine.snapshot.Message;
+import dev.baton.engine.snapshot.Provenance;
+import dev.baton.engine.snapshot.TokenCount;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.snapshot.Truncation;
 import dev.baton.serde.AvroJson;
@@ -65,7 +67,7 @@ public interface SnapshotEncoder {
         return new String(AvroJson.write(toAvro(snapshot)), StandardCharsets.UTF_8);
     }
 
-    /** The engine snapshot as the generated Avro record, field for field. */
+    /** The engine snapshot as the generated Avro record, field for field, with its content hash (docs/audit.md). */
     static ContextSnapshot toAvro(Snapshot s) {
         List<dev.baton.avro.Message> messages = new ArrayList<>(s.messages().size());
         for (Message m : s.messages()) {
@@ -81,7 +83,7 @@ public interface SnapshotEncoder {
                     t.count(), t.marker()));
         }
         var r = s.retention();
-        return ContextSnapshot.newBuilder()
+        ContextSnapshot record = ContextSnapshot.newBuilder()
                 .setSnapshotId(s.snapshotId())
                 .setTenantId(s.tenantId())
                 .setSessionId(s.sessionId())
@@ -98,9 +100,28 @@ public interface SnapshotEncoder {
                 .setRetention(new dev.baton.avro.Retention(new ArrayList<>(r.expandedSeqs()), new ArrayList<>(r.inlinedSeqs()),
                         new ArrayList<>(r.manifestSeqs()), r.manifestUnlisted(), r.trailBytes()))
                 .setTruncations(truncations)
-                .setStats(new dev.baton.avro.Stats(s.stats().messageChars(), s.stats().brickChars(), s.stats().estimatedTokens()))
+                .setStats(new dev.baton.avro.Stats(s.stats().messageChars(), s.stats().brickChars(),
+                        s.stats().estimatedTokens(), tokenCounts(s.stats().tokenCounts())))
                 .setParity(new dev.baton.avro.Parity(s.parity().referenceAgent(), s.parity().referenceItems(),
                         s.parity().coveredItems()))
+                .setProvenance(provenance(s.provenance()))
                 .build();
+        record.setContentSha256(SnapshotHash.of(record));
+        return record;
+    }
+
+    private static List<dev.baton.avro.TokenCount> tokenCounts(List<TokenCount> counts) {
+        if (counts == null) return null;
+        List<dev.baton.avro.TokenCount> out = new ArrayList<>(counts.size());
+        for (TokenCount c : counts) {
+            out.add(new dev.baton.avro.TokenCount(c.encoding(), c.transcriptTokens(), c.brickTokens()));
+        }
+        return out;
+    }
+
+    private static dev.baton.avro.Provenance provenance(Provenance p) {
+        if (p == null) return null;
+        return new dev.baton.avro.Provenance(p.topic(), p.partition(), p.firstOffset(), p.lastOffset(), p.firstLine(),
+                p.lastLine());
     }
 }

@@ -3,6 +3,7 @@ package dev.baton.ingest;
 import dev.baton.avro.TenantPolicy;
 import dev.baton.engine.model.Identifiers;
 import dev.baton.engine.policy.Policy;
+import dev.baton.processor.JTokkitTokenizers;
 import dev.baton.serde.AvroJson;
 import dev.baton.serde.AvroReadException;
 import dev.baton.serde.ConfluentAvroCodec;
@@ -33,7 +34,8 @@ import java.util.Set;
  * its {@code tenant_id} is not an id or differs from the key, or a value is out of range: sizes, budgets and counts
  * named in {@link #POSITIVE} must be &gt; 0, every other number &gt;= 0. Keeping the last good policy is the
  * caller's job. A null value (tombstone) is DELETED. {@code decode} never throws for bad input; an unreachable
- * registry throws {@link SchemaRegistryUnavailableException}. The mapping is by name (a {@code Policy} component
+ * registry throws {@link SchemaRegistryUnavailableException}. A token encoding (cap or counts) that
+ * {@link JTokkitTokenizers} does not know makes the record INVALID. The mapping is by name (a {@code Policy} component
  * {@code fooBarChars} is the field {@code foo_bar_chars}), so it follows {@code Policy} as it grows.
  */
 public final class TenantPolicyDecoder {
@@ -130,7 +132,23 @@ public final class TenantPolicyDecoder {
             }
         }
         if (!errors.isEmpty()) throw new IllegalArgumentException("invalid tenant policy: " + String.join("; ", errors));
-        return builder.build();
+        Policy policy = builder.build();
+        List<String> unknown = unknownEncodings(policy);
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("invalid tenant policy: unknown token encoding(s) "
+                    + String.join(", ", unknown) + "; expected one of "
+                    + String.join(", ", JTokkitTokenizers.shared().encodings()));
+        }
+        return policy;
+    }
+
+    /** The encodings {@code policy} uses (token cap, token counts) that the tokenizers of this build do not know. */
+    public static List<String> unknownEncodings(Policy policy) {
+        List<String> unknown = new ArrayList<>();
+        for (String e : policy.tokenEncodingsUsed()) {
+            if (JTokkitTokenizers.shared().get(e) == null) unknown.add(Excerpt.quote(e));
+        }
+        return unknown;
     }
 
     /** A TenantPolicy record with every field set from {@code policy} (for producing policies in tests and demos). */

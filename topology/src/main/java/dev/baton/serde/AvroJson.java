@@ -60,10 +60,11 @@ import java.util.TreeMap;
  */
 public final class AvroJson {
 
-  static {
-    // the generated builders load nested record classes by name (Avro 1.12.2 checks them)
-    dev.baton.avro.TrustedClasses.register();
-  }
+    static {
+        // the generated builders load nested record classes by name (Avro 1.12.2 checks them)
+        dev.baton.avro.TrustedClasses.register();
+    }
+
     private static final JsonFactory FACTORY = JsonFactory.builder().build();
     private static final String RAW_OBJECT_FIELD = "arguments";
 

@@ -34,10 +34,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ConfluentAvroCodec<T extends SpecificRecord> {
 
-  static {
-    // the generated builders load nested record classes by name (Avro 1.12.2 checks them)
-    dev.baton.avro.TrustedClasses.register();
-  }
+    static {
+        // the generated builders load nested record classes by name (Avro 1.12.2 checks them)
+        dev.baton.avro.TrustedClasses.register();
+    }
+
     private final SchemaRegistryClient registry;
     private final Schema readerSchema;
     private final SpecificData model;

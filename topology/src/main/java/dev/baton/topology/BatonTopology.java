@@ -3,6 +3,7 @@ package dev.baton.topology;
 import dev.baton.config.BatonConfig;
 import dev.baton.processor.SessionContextProcessor;
 import dev.baton.processor.SessionProcessorOptions;
+import dev.baton.processor.SessionProvenance;
 import dev.baton.processor.TenantPolicyStoreUpdater;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -21,15 +22,17 @@ import java.util.Properties;
  *   baton.session-events (byte[] key/value)
  *     -> baton-decode            SessionEventDecoder (size, bytes, schema, key, fields); rejections
  *                                -> baton-dead-letter-writer
- *     -> baton-session-context   SessionContextProcessor, stores baton-session-state + baton-session-timers,
+ *     -> baton-session-context   SessionContextProcessor, stores baton-session-state + baton-session-timers
+ *                                + baton-session-provenance,
  *                                reads the global store baton-tenant-policies
  *          -> baton-snapshot-writer -> baton-context-snapshots-sink (baton.context-snapshots)
  *          -> baton-dead-letter-writer (LATE_TURN, INTERNAL)
  *   baton-dead-letter-writer -> baton-dead-letters-sink (baton.dead-letters)
  *   baton.tenant-policies -> baton-tenant-policies-source -> baton-tenant-policies-updater (global store)
  * </pre>
- * Every node and store is named explicitly; the only internal topics are the two stores' changelogs
- * ({@code <application.id>-baton-session-state-changelog}, {@code <application.id>-baton-session-timers-changelog}).
+ * Every node and store is named explicitly; the only internal topics are the three stores' changelogs
+ * ({@code <application.id>-baton-session-state-changelog}, {@code <application.id>-baton-session-timers-changelog},
+ * {@code <application.id>-baton-session-provenance-changelog}).
  * Run it with {@link #streamsProperties}: they register the exception handlers that dead-letter through it.
  * Details: docs/topology.md.
  */
@@ -83,6 +86,7 @@ public final class BatonTopology {
         topology.addProcessor(SESSION, () -> new SessionContextProcessor(options), DECODE);
         topology.addStateStore(SessionContextProcessor.sessionStoreBuilder(), SESSION);
         topology.addStateStore(SessionContextProcessor.timerStoreBuilder(), SESSION);
+        topology.addStateStore(SessionProvenance.storeBuilder(), SESSION);
         topology.addProcessor(SNAPSHOT_WRITER, () -> new SnapshotWriter(codecs.snapshots(),
                 config.contextSnapshotsTopic()), SESSION);
         topology.addSink(SNAPSHOT_SINK, config.contextSnapshotsTopic(), new ByteArraySerializer(),

@@ -8,6 +8,7 @@ import dev.baton.ingest.SessionEventDecoder;
 import dev.baton.processor.DependencyUnavailableException;
 import dev.baton.processor.InboundEvent;
 import dev.baton.processor.SessionContextProcessor;
+import dev.baton.processor.SessionProvenance;
 import dev.baton.serde.SchemaRegistryUnavailableException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -73,8 +74,12 @@ public final class DecodeProcessor implements Processor<byte[], byte[], String, 
         }
         InboundEvent event = decoded.event();
         // the decoder checked the key (KEY_MISMATCH): it is the event's session key
-        context.forward(new Record<String, Object>(event.sessionKey(), event, record.timestamp(),
-                new RecordHeaders()), sessionChild);
+        // only the input line (provenance, docs/audit.md) travels on; other input headers stay behind
+        RecordHeaders headers = new RecordHeaders();
+        Header line = record.headers().lastHeader(SessionProvenance.SOURCE_LINE_HEADER);
+        if (line != null) headers.add(line);
+        context.forward(new Record<String, Object>(event.sessionKey(), event, record.timestamp(), headers),
+                sessionChild);
     }
 
     private void control(Record<byte[], byte[]> record, Header control) {

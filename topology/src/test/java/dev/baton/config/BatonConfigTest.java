@@ -139,6 +139,18 @@ class BatonConfigTest {
     }
 
     @Test
+    void shouldRefuseAnUnknownTokenEncodingInTheDefaultPolicy() {
+        assertThatThrownBy(() -> BatonConfig.of(Map.of(BatonConfig.FORMAT, "json",
+                "baton.policy.token_count_encodings", "o200k_base,cl100k")))
+                .isInstanceOf(BatonConfigException.class).hasMessageContaining("'cl100k'");
+        BatonConfig ok = BatonConfig.of(Map.of(BatonConfig.FORMAT, "json",
+                "baton.policy.transcript_budget_tokens", "100000", "baton.policy.token_count_encodings", "cl100k_base"));
+        assertThat(ok.defaultPolicy().transcriptBudgetTokens()).isEqualTo(100_000);
+        assertThat(ok.defaultPolicy().transcriptBudgetEncoding()).isEqualTo("o200k_base");
+        assertThat(ok.defaultPolicy().tokenCountEncodingList()).containsExactly("cl100k_base");
+    }
+
+    @Test
     void shouldDocumentEverySettingInConfigurationMd() throws IOException {
         Path doc = Path.of("..", "docs", "configuration.md");
         String text = Files.readString(doc);

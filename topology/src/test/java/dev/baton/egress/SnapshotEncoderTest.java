@@ -67,8 +67,11 @@ class SnapshotEncoderTest {
                 + "\"occurred_at\":\"2026-01-31T12:00:02.500Z\",\"framing\":{\"kind\":\"CONTINUITY\",\"system_prompt\":\"You are qwen.\"},");
         assertThat(line).contains("\"tool_calls\":[{\"call_id\":\"c1\",\"tool\":\"grep\",\"arguments\":{\"z\":1.0,\"a\":1e5}}]");
         assertThat(line).contains("\"content\":\"fix it ✓\"");
-        assertThat(line).endsWith("\"stats\":{\"message_chars\":40,\"brick_chars\":23,\"estimated_tokens\":16},"
-                + "\"parity\":{\"reference_agent\":\"claude\",\"reference_items\":5,\"covered_items\":5}}");
+        assertThat(line).contains("\"stats\":{\"message_chars\":40,\"brick_chars\":23,\"estimated_tokens\":16,"
+                + "\"token_counts\":null},"
+                + "\"parity\":{\"reference_agent\":\"claude\",\"reference_items\":5,\"covered_items\":5},"
+                + "\"provenance\":null,\"content_sha256\":\"");
+        assertThat(line).matches(".*\"content_sha256\":\"[0-9a-f]{64}\"}");
         assertThat(new String(SnapshotEncoder.json().encode(TOPIC, snapshot()), StandardCharsets.UTF_8)).isEqualTo(line);
     }
 

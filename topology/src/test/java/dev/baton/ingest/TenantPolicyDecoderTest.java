@@ -63,6 +63,38 @@ class TenantPolicyDecoderTest {
     }
 
     @Test
+    void shouldAcceptATokenCapAndTokenCountsInKnownEncodings() {
+        TenantPolicyDecoder.Result r = TenantPolicyDecoder.json(Policy.defaults()).decode(utf8("acme"),
+                utf8("{\"tenant_id\":\"acme\",\"transcript_budget_tokens\":32000,"
+                        + "\"transcript_budget_encoding\":\"cl100k_base\",\"token_count_encodings\":\"o200k_base, cl100k_base\"}"));
+
+        assertThat(r.kind()).as(r.error()).isEqualTo(TenantPolicyDecoder.Kind.VALID);
+        assertThat(r.policy().transcriptBudgetTokens()).isEqualTo(32_000);
+        assertThat(r.policy().transcriptBudgetEncoding()).isEqualTo("cl100k_base");
+        assertThat(r.policy().tokenCountEncodingList()).containsExactly("o200k_base", "cl100k_base");
+    }
+
+    @Test
+    void shouldRejectAnUnknownTokenEncoding() {
+        TenantPolicyDecoder.Result cap = TenantPolicyDecoder.json(Policy.defaults()).decode(utf8("acme"),
+                utf8("{\"tenant_id\":\"acme\",\"transcript_budget_tokens\":1000,\"transcript_budget_encoding\":\"gpt-4o\"}"));
+        TenantPolicyDecoder.Result counts = TenantPolicyDecoder.json(Policy.defaults()).decode(utf8("acme"),
+                utf8("{\"tenant_id\":\"acme\",\"token_count_encodings\":\"o200k_base,o200k\"}"));
+        TenantPolicyDecoder.Result negative = TenantPolicyDecoder.json(Policy.defaults()).decode(utf8("acme"),
+                utf8("{\"tenant_id\":\"acme\",\"transcript_budget_tokens\":-5}"));
+
+        assertThat(cap.kind()).isEqualTo(TenantPolicyDecoder.Kind.INVALID);
+        assertThat(cap.error()).contains("'gpt-4o'").contains("o200k_base, p50k_base");
+        assertThat(counts.kind()).isEqualTo(TenantPolicyDecoder.Kind.INVALID);
+        assertThat(counts.error()).contains("'o200k'").doesNotContain("'o200k_base'");
+        assertThat(negative.kind()).isEqualTo(TenantPolicyDecoder.Kind.INVALID);
+        // an encoding named without a cap is still checked: the record is wrong either way
+        assertThat(TenantPolicyDecoder.json(Policy.defaults()).decode(utf8("acme"),
+                utf8("{\"tenant_id\":\"acme\",\"transcript_budget_encoding\":\"nope\"}")).kind())
+                .isEqualTo(TenantPolicyDecoder.Kind.INVALID);
+    }
+
+    @Test
     void shouldRejectUnreadableRecordsAndAKeyThatIsNotTheTenant() {
         TenantPolicyDecoder decoder = TenantPolicyDecoder.json(Policy.defaults());
 

@@ -281,7 +281,8 @@ class BatonTopologyTest {
             });
             assertThat(nodes).allMatch(n -> n.startsWith("baton-"));
             assertThat(stores).containsExactlyInAnyOrder(SessionContextProcessor.SESSION_STORE,
-                    SessionContextProcessor.TIMER_STORE, SessionContextProcessor.POLICY_STORE);
+                    SessionContextProcessor.TIMER_STORE, SessionContextProcessor.POLICY_STORE,
+                    dev.baton.processor.SessionProvenance.STORE);
         }
     }
 

@@ -57,7 +57,13 @@ public record Policy(
         /* R7: system prompt when the conversation is the receiver's own from the start. {agent} is replaced. */
         String ownerFramingPrompt,
         /* R7: system prompt for continuity. {agent} is replaced. */
-        String continuityFramingPrompt) {
+        String continuityFramingPrompt,
+        /* R4/R5: transcript cap in tokens of transcriptBudgetEncoding, besides characters (the smaller wins); 0: none. */
+        int transcriptBudgetTokens,
+        /* The encoding transcriptBudgetTokens counts in (e.g. o200k_base, cl100k_base). */
+        String transcriptBudgetEncoding,
+        /* Encodings whose exact token counts go into stats.token_counts, comma-separated; empty: no counting. */
+        String tokenCountEncodings) {
 
     public static final String DEFAULT_OWNER_PROMPT =
             "You are {agent}. This conversation is yours from the start: every turn in it is your own work."
@@ -68,6 +74,9 @@ public record Policy(
                     + " marked. Continue as the owner of this work, without recapping unless asked. The orientation"
                     + " below is an index to the conversation; the conversation itself is the ground truth.";
 
+    /** The encoding of a token cap that names none: the one OpenAI's current models use. */
+    public static final String DEFAULT_TOKEN_ENCODING = "o200k_base";
+
     private static final Policy DEFAULTS = new Policy(
             400_000, 2_000, 4_000,
             2, 163_840, 4_000,
@@ -75,7 +84,8 @@ public record Policy(
             30_000L, 1_000, 8L * 1024 * 1024,
             30_000L, 100, 10_000, 1_000, 16,
             3_600_000L, 7L * 24 * 3_600_000L, 1024 * 1024,
-            DEFAULT_OWNER_PROMPT, DEFAULT_CONTINUITY_PROMPT);
+            DEFAULT_OWNER_PROMPT, DEFAULT_CONTINUITY_PROMPT,
+            0, DEFAULT_TOKEN_ENCODING, "");
 
     /** The contract's defaults. */
     public static Policy defaults() {
@@ -94,6 +104,30 @@ public record Policy(
         return Math.max(transcriptBudgetChars, minTranscriptBudgetChars);
     }
 
+    /** True when the transcript is capped in tokens as well as in characters. */
+    public boolean capsTokens() {
+        return transcriptBudgetTokens > 0;
+    }
+
+    /** The encodings of {@code tokenCountEncodings}, in order, without blanks and repeats (empty: no counting). */
+    public java.util.List<String> tokenCountEncodingList() {
+        if (tokenCountEncodings == null || tokenCountEncodings.isBlank()) return java.util.List.of();
+        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+        for (String e : tokenCountEncodings.split(",")) {
+            String t = e.strip();
+            if (!t.isEmpty()) out.add(t);
+        }
+        return java.util.List.copyOf(out);
+    }
+
+    /** Every encoding this policy names (the cap's, capped or not, and the counted ones): what a decoder checks. */
+    public java.util.Set<String> tokenEncodingsUsed() {
+        java.util.Set<String> out = new java.util.TreeSet<>(tokenCountEncodingList());
+        if (transcriptBudgetEncoding != null) out.add(transcriptBudgetEncoding);
+        else if (capsTokens()) out.add("null");
+        return out;
+    }
+
     public Builder toBuilder() {
         return new Builder(this);
     }
@@ -104,6 +138,8 @@ public record Policy(
 
     /** Mutable builder; every setter keeps the other values. */
     public static final class Builder {
+        public int transcriptBudgetTokens;
+        public String transcriptBudgetEncoding, tokenCountEncodings;
         public int transcriptBudgetChars, minTranscriptBudgetChars, digestBudgetChars, expandedTrailTurns,
                 inlineTrailBytes, manifestCapChars, brickBudgetLocalChars, brickBudgetCliChars, brickResultCapChars,
                 brickTaskChars, brickBriefChars, brickMaxAgents, maxHeldTurns, maxWaitingHandoffs,
@@ -137,6 +173,9 @@ public record Policy(
             maxRecordBytes = p.maxRecordBytes;
             ownerFramingPrompt = p.ownerFramingPrompt;
             continuityFramingPrompt = p.continuityFramingPrompt;
+            transcriptBudgetTokens = p.transcriptBudgetTokens;
+            transcriptBudgetEncoding = p.transcriptBudgetEncoding;
+            tokenCountEncodings = p.tokenCountEncodings;
         }
 
         public Builder transcriptBudgetChars(int v) { transcriptBudgetChars = v; return this; }
@@ -164,6 +203,9 @@ public record Policy(
         public Builder maxRecordBytes(int v) { maxRecordBytes = v; return this; }
         public Builder ownerFramingPrompt(String v) { ownerFramingPrompt = v; return this; }
         public Builder continuityFramingPrompt(String v) { continuityFramingPrompt = v; return this; }
+        public Builder transcriptBudgetTokens(int v) { transcriptBudgetTokens = v; return this; }
+        public Builder transcriptBudgetEncoding(String v) { transcriptBudgetEncoding = v; return this; }
+        public Builder tokenCountEncodings(String v) { tokenCountEncodings = v; return this; }
 
         public Policy build() {
             return new Policy(transcriptBudgetChars, minTranscriptBudgetChars, digestBudgetChars, expandedTrailTurns,
@@ -171,7 +213,8 @@ public record Policy(
                     brickResultCapChars, brickTaskChars, brickBriefChars, brickMaxAgents, gapWaitMillis,
                     maxHeldTurns, maxHeldBytes, handoffWaitMillis, maxWaitingHandoffs, rememberedHandoffIds,
                     maxOpenLegacyCalls, missingRangesKept, closedGraceMillis, idleTtlMillis, maxRecordBytes,
-                    ownerFramingPrompt, continuityFramingPrompt);
+                    ownerFramingPrompt, continuityFramingPrompt, transcriptBudgetTokens, transcriptBudgetEncoding,
+                    tokenCountEncodings);
         }
     }
 }

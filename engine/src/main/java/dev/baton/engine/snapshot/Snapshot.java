@@ -5,14 +5,30 @@ import dev.baton.engine.model.Target;
 import java.util.List;
 
 /**
- * The engine's output for one hand-off: mirrors the Avro {@code ContextSnapshot} of CONTRACT.md §3 field for field.
+ * The engine's output for one hand-off: mirrors the Avro {@code ContextSnapshot} of CONTRACT.md §3 field for field
+ * (the content hash, computed over the encoded record, excepted; see docs/audit.md).
  */
 public record Snapshot(String snapshotId, String tenantId, String sessionId, String handoffId, String fromAgent,
                        String toAgent, Target target, long asOfSeq, long turnCount, long occurredAtMillis,
                        Framing framing, String brick, List<Message> messages, Retention retention,
-                       List<Truncation> truncations, Stats stats, Parity parity) {
+                       List<Truncation> truncations, Stats stats, Parity parity, Provenance provenance) {
     public Snapshot {
         messages = List.copyOf(messages);
         truncations = List.copyOf(truncations);
+    }
+
+    /** A snapshot without provenance (what the engine renders). */
+    public Snapshot(String snapshotId, String tenantId, String sessionId, String handoffId, String fromAgent,
+                    String toAgent, Target target, long asOfSeq, long turnCount, long occurredAtMillis,
+                    Framing framing, String brick, List<Message> messages, Retention retention,
+                    List<Truncation> truncations, Stats stats, Parity parity) {
+        this(snapshotId, tenantId, sessionId, handoffId, fromAgent, toAgent, target, asOfSeq, turnCount,
+                occurredAtMillis, framing, brick, messages, retention, truncations, stats, parity, null);
+    }
+
+    /** This snapshot with its input range (set by the processor that applied the session's records). */
+    public Snapshot withProvenance(Provenance p) {
+        return new Snapshot(snapshotId, tenantId, sessionId, handoffId, fromAgent, toAgent, target, asOfSeq,
+                turnCount, occurredAtMillis, framing, brick, messages, retention, truncations, stats, parity, p);
     }
 }

@@ -373,6 +373,11 @@ public final class SessionArbitraries {
             return handoff(receiver(), target);
         }
 
+        /** The same session under another policy. */
+        public Scenario withPolicy(Policy p) {
+            return new Scenario(agents, turns, p, handoffBudget, brief, fromPrevious, receiverPick, target, pending);
+        }
+
         /** The same session with every ASSISTANT and TOOL turn by the first agent. */
         public Scenario solo() {
             List<Turn> out = new ArrayList<>();
@@ -443,7 +448,9 @@ public final class SessionArbitraries {
         public Snapshot render(SessionState s, Handoff h) {
             MissingRange pending = sc.pending <= 0 ? null
                     : MissingRange.of(s.nextSeq(), s.nextSeq() + sc.pending - 1);
-            return ContextEngine.render("acme", "s1", s, new ReadyHandoff(h, 1_000L, pending), sc.policy);
+            // the test tokenizer is only asked when a policy names it (token cap or counts)
+            return ContextEngine.render("acme", "s1", s, new ReadyHandoff(h, 1_000L, pending), sc.policy,
+                    WordPieceTokenizer.REGISTRY);
         }
     }
 

@@ -1,0 +1,143 @@
+package dev.baton.processor;
+
+import dev.baton.engine.snapshot.Provenance;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * The input range of each session (docs/audit.md): one small entry per session in its own changelogged store
+ * {@value #STORE}, kept apart from the session state so that the state's layout owes it nothing. Each applied record
+ * moves the range's end (and starts it, for the session's first); snapshots carry the range as {@link Provenance};
+ * the entry is deleted with the session.
+ *
+ * <p>A record read from a topic contributes its topic, partition and offset. A record carrying the header
+ * {@value #SOURCE_LINE_HEADER} (the backfill sets it to the input line number, in decimal ASCII) contributes that line
+ * instead of its offset: the topic a backfill replays through is its own transport, so its offsets say nothing about
+ * the input (and would differ between runs on a shared cluster).
+ *
+ * <p>Entry format (big-endian): byte version 1, byte flags (1: Kafka half present, 2: line half present), then if
+ * Kafka: UTF-8 topic length (int) and bytes, partition (int), first and last offset (long); if lines: first and last
+ * line (long). About 40 bytes.
+ */
+public final class SessionProvenance {
+    public static final String STORE = "baton-session-provenance";
+    public static final String SOURCE_LINE_HEADER = "baton.source.line";
+
+    private final KeyValueStore<String, byte[]> store;
+
+    public SessionProvenance(KeyValueStore<String, byte[]> store) {
+        this.store = store;
+    }
+
+    /** The persistent, changelogged provenance store. */
+    public static StoreBuilder<KeyValueStore<String, byte[]>> storeBuilder() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.String(),
+                Serdes.ByteArray()).withLoggingEnabled(Map.of()).withCachingEnabled();
+    }
+
+    /** The session's range so far, or null when nothing was applied for it. */
+    public Provenance of(String sessionKey) {
+        return decode(store.get(sessionKey));
+    }
+
+    /**
+     * Records that the current input record was applied to the session.
+     *
+     * @param restart true when the session's state started afresh with this record (expired, or never seen)
+     */
+    public void applied(String sessionKey, RecordMetadata meta, Headers headers, boolean restart) {
+        Provenance before = restart ? null : of(sessionKey);
+        Long line = lineOf(headers);
+        Provenance after = extend(before, line == null ? meta : null, line);
+        if (after != null && !after.equals(before)) store.put(sessionKey, encode(after));
+    }
+
+    /** Forgets the session (deleted with its state). */
+    public void delete(String sessionKey) {
+        store.delete(sessionKey);
+    }
+
+    /** The input line a record carries in {@value #SOURCE_LINE_HEADER}, or null (absent or not a decimal number). */
+    static Long lineOf(Headers headers) {
+        Header h = headers == null ? null : headers.lastHeader(SOURCE_LINE_HEADER);
+        if (h == null || h.value() == null) return null;
+        try {
+            return Long.parseLong(new String(h.value(), StandardCharsets.US_ASCII).strip());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /**
+     * {@code before} extended by one record: its offset when {@code meta} is given (the range restarts if the record
+     * comes from another topic or partition, which the contract rules out), its line when {@code line} is given.
+     */
+    static Provenance extend(Provenance before, RecordMetadata meta, Long line) {
+        String topic = before == null ? null : before.topic();
+        Integer partition = before == null ? null : before.partition();
+        Long firstOffset = before == null ? null : before.firstOffset();
+        Long lastOffset = before == null ? null : before.lastOffset();
+        Long firstLine = before == null ? null : before.firstLine();
+        Long lastLine = before == null ? null : before.lastLine();
+        if (meta != null && meta.topic() != null && meta.offset() >= 0) {
+            if (!meta.topic().equals(topic) || partition == null || partition != meta.partition()) {
+                topic = meta.topic();
+                partition = meta.partition();
+                firstOffset = meta.offset();
+            }
+            lastOffset = meta.offset();
+        }
+        if (line != null) {
+            if (firstLine == null) firstLine = line;
+            lastLine = line;
+        }
+        if (topic == null && firstLine == null) return null;
+        return new Provenance(topic, partition, firstOffset, lastOffset, firstLine, lastLine);
+    }
+
+    static byte[] encode(Provenance p) {
+        byte[] topic = p.topic() == null ? null : p.topic().getBytes(StandardCharsets.UTF_8);
+        int size = 2 + (topic == null ? 0 : 4 + topic.length + 4 + 16) + (p.firstLine() == null ? 0 : 16);
+        ByteBuffer b = ByteBuffer.allocate(size);
+        b.put((byte) 1);
+        b.put((byte) ((topic == null ? 0 : 1) | (p.firstLine() == null ? 0 : 2)));
+        if (topic != null) {
+            b.putInt(topic.length).put(topic).putInt(p.partition()).putLong(p.firstOffset()).putLong(p.lastOffset());
+        }
+        if (p.firstLine() != null) b.putLong(p.firstLine()).putLong(p.lastLine());
+        return b.array();
+    }
+
+    static Provenance decode(byte[] bytes) {
+        if (bytes == null) return null;
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        byte version = b.get();
+        if (version != 1) throw new IllegalStateException("unknown provenance entry version " + version);
+        byte flags = b.get();
+        String topic = null;
+        Integer partition = null;
+        Long firstOffset = null, lastOffset = null, firstLine = null, lastLine = null;
+        if ((flags & 1) != 0) {
+            byte[] t = new byte[b.getInt()];
+            b.get(t);
+            topic = new String(t, StandardCharsets.UTF_8);
+            partition = b.getInt();
+            firstOffset = b.getLong();
+            lastOffset = b.getLong();
+        }
+        if ((flags & 2) != 0) {
+            firstLine = b.getLong();
+            lastLine = b.getLong();
+        }
+        return new Provenance(topic, partition, firstOffset, lastOffset, firstLine, lastLine);
+    }
+}
