@@ -12,6 +12,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.baton.avro.ContextSnapshot;
 import dev.baton.avro.Role;
 import dev.baton.avro.SessionEvent;
+import dev.baton.avro.ShippedSchemas;
 import dev.baton.avro.Turn;
 import dev.baton.ingest.Decoded;
 import dev.baton.ingest.SessionEventDecoder;
@@ -45,7 +46,12 @@ class AvroOverRealRegistryIT {
     int id = ((wire[1] & 0xff) << 24) | ((wire[2] & 0xff) << 16) | ((wire[3] & 0xff) << 8) | (wire[4] & 0xff);
     assertThat(wire[0]).isZero();
     Schema registered = new HttpSchemaRegistryClient(registry.url()).getById(id);
-    assertThat(registered).isEqualTo(SessionEvent.getClassSchema());
+    // the shipped schema, not the generated class's (no Java-only properties) ...
+    assertThat(registered).isEqualTo(ShippedSchemas.of("SessionEvent"));
+    assertThat(registered.toString()).doesNotContain("avro.java.string");
+    // ... so whoever registers the released file gets the same id, not a second version
+    assertThat(client.register("baton.session-events-value", new Schema.Parser().parse(released("SessionEvent-v1"))))
+        .isEqualTo(id);
     assertThat(codec.deserialize(wire)).isEqualTo(event);
 
     Decoded decoded = SessionEventDecoder.avro(new HttpSchemaRegistryClient(registry.url()), 1 << 20)
@@ -62,6 +68,14 @@ class AvroOverRealRegistryIT {
 
     assertThat(second).isEqualTo(first);
     assertThat(client.getById(first)).isEqualTo(ContextSnapshot.getClassSchema());
+  }
+
+  private static String released(String name) {
+    try (var in = AvroOverRealRegistryIT.class.getResourceAsStream("/avro/released/" + name + ".avsc")) {
+      return new String(java.util.Objects.requireNonNull(in, name).readAllBytes(), StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Test

@@ -31,6 +31,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.baton.cli.BatonCommand;
 import dev.baton.consumer.SnapshotPrompts;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.ingest.SessionEventEncoder;
 import dev.baton.serde.HttpSchemaRegistryClient;
 
@@ -102,7 +103,7 @@ class ConsumerKitsIT {
           continue;
         }
         JsonNode event = JSON.readTree(line);
-        String key = event.get("tenant_id").asText() + "/" + event.get("session_id").asText();
+        String key = SessionKey.format(event.get("tenant_id").asText(), event.get("session_id").asText());
         producer.send(new ProducerRecord<>("baton.session-events", key.getBytes(StandardCharsets.UTF_8),
             encoder.encode("baton.session-events", line.getBytes(StandardCharsets.UTF_8))));
       }

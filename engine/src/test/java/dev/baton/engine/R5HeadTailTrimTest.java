@@ -63,6 +63,15 @@ class R5HeadTailTrimTest {
         for (int i = 0; i < 30; i++) s.act("opus", "", ok("c" + i, "read", "{}", "r".repeat(300)));
         Snapshot snap = s.render(TO_OPUS);
         List<Message> m = snap.messages();
+        // The check means something only when the trim cut turns and tool calls survived it: 30 calls with their
+        // 300-character results do not fit in 3,000 characters, a few of them do.
+        assertThat(snap.truncations()).as("the middle was trimmed")
+                .anyMatch(t -> t.kind() == TruncationKind.TRANSCRIPT_MIDDLE_SUMMARIZED
+                        || t.kind() == TruncationKind.TRANSCRIPT_MIDDLE_DROPPED);
+        assertThat(m.stream().filter(x -> !x.toolCalls().isEmpty()).count()).as("tool calls kept")
+                .isBetween(2L, 29L);
+        assertThat(m.stream().filter(x -> x.role().equals("tool")).count()).as("tool results kept")
+                .isEqualTo(m.stream().mapToLong(x -> x.toolCalls().size()).sum());
         for (int i = 0; i < m.size(); i++) {
             if (!m.get(i).toolCalls().isEmpty()) {
                 for (int k = 0; k < m.get(i).toolCalls().size(); k++) {

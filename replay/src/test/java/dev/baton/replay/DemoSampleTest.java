@@ -6,9 +6,12 @@ import dev.baton.engine.model.SessionKey;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -49,10 +52,24 @@ class DemoSampleTest {
           .contains("event_id", "tenant_id", "session_id", "occurred_at");
       long payloads = List.of("turn", "handoff", "closed").stream().filter(event::has).count();
       assertThat(payloads).as(event.get("event_id").asText()).isEqualTo(1);
-      assertThat(java.time.Instant.parse(event.get("occurred_at").asText())).isNotNull();
     }
     Set<String> ids = events.stream().map(e -> e.get("event_id").asText()).collect(Collectors.toSet());
     assertThat(ids).hasSize(events.size());
+  }
+
+  @Test
+  void shouldHaveEventTimesThatNeverGoBackWithinASession() {
+    // the demo prints a hand-off's occurred_at; a sample whose clock runs backwards would not look like a platform's
+    Map<String, Instant> latest = new HashMap<>();
+    for (JsonNode event : events) {
+      Instant at = Instant.parse(event.get("occurred_at").asText());
+      String session = SessionKey.format(event.get("tenant_id").asText(), event.get("session_id").asText());
+      Instant before = latest.put(session, at);
+      if (before != null) {
+        assertThat(at).as("%s of %s", event.get("event_id").asText(), session).isAfterOrEqualTo(before);
+      }
+    }
+    assertThat(latest).hasSizeGreaterThanOrEqualTo(3);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.baton.serde;
 
+import dev.baton.avro.ShippedSchemas;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.AvroTypeException;
 import org.apache.avro.Schema;
@@ -26,7 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * SessionEvent back = codec.deserialize(bytes);
  * }</pre>
  *
- * <p>Writing registers the record's schema under the subject once per (topic, schema) and caches the id. Reading
+ * <p>Writing registers the record's schema under the subject once per (topic, schema) and caches the id; what is
+ * registered is the schema as shipped ({@link ShippedSchemas}: without the generated class's Java-only properties),
+ * so that anyone registering the shipped files finds the same version. Reading
  * fetches the writer schema by id (cached) and resolves it against this type's schema (the reader schema), so values
  * written with an older or newer compatible schema read fine. Failures are {@link AvroReadException} with a
  * {@link AvroReadException.Kind}; an unreachable registry throws {@link SchemaRegistryUnavailableException}.
@@ -63,7 +66,7 @@ public final class ConfluentAvroCodec<T extends SpecificRecord> {
         Schema schema = record.getSchema();
         String subject = ConfluentWireFormat.valueSubject(topic);
         int id = idBySubjectAndSchema.computeIfAbsent(subject, k -> new ConcurrentHashMap<>())
-                .computeIfAbsent(schema, k -> registry.register(subject, schema));
+                .computeIfAbsent(schema, k -> registry.register(subject, ShippedSchemas.forSchema(schema)));
         SpecificDatumWriter<T> writer = writerBySchema.computeIfAbsent(schema, s -> new SpecificDatumWriter<>(s, model));
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         byte[] header = new byte[ConfluentWireFormat.HEADER_SIZE];

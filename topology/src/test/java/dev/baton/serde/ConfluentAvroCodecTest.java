@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.avro.ContextSnapshot;
 import dev.baton.avro.Role;
 import dev.baton.avro.SessionEvent;
+import dev.baton.avro.ShippedSchemas;
 import dev.baton.avro.ToolStep;
 import dev.baton.avro.StepStatus;
 import dev.baton.avro.Turn;
@@ -67,6 +68,18 @@ class ConfluentAvroCodecTest {
 
         assertThat(registry.subjects()).containsExactly(TOPIC + "-value");
         assertThat(registry.versions(TOPIC + "-value")).hasSize(1);
+    }
+
+    @Test
+    void shouldRegisterTheShippedSchemaTextNotTheGeneratedClassesJavaProperties() {
+        byte[] bytes = codec.serialize(TOPIC, turnEvent());
+        Schema registered = registry.getById(ConfluentWireFormat.schemaId(bytes));
+        // anyone who registers the shipped SessionEvent.avsc (parsed with Target and ToolCall) gets the same text
+        assertThat(registered.toString()).isEqualTo(ShippedSchemas.of("SessionEvent").toString())
+                .doesNotContain("avro.java.string");
+        // and a record written with it reads back as the generated class (Java strings)
+        SessionEvent back = codec.deserialize(bytes);
+        assertThat(back.getTurn().getTrail().get(0).getResult()).isInstanceOf(String.class).isEqualTo("found");
     }
 
     @Test

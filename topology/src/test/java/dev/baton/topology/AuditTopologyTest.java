@@ -3,6 +3,7 @@ package dev.baton.topology;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.config.BatonConfig;
+import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.snapshot.Provenance;
 import dev.baton.processor.SessionProvenance;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -41,9 +42,9 @@ class AuditTopologyTest {
             assertProvenance(out.get(1).value(), h.config.sessionEventsTopic(), 1, 4);
 
             h.send(h.turn(T, A, 1, "planner", "ASSISTANT", "a duplicate"));   // offset 5: not applied
-            assertThat(provenance(h, T + "/" + A).lastOffset()).isEqualTo(3);
+            assertThat(provenance(h, SessionKey.of(T, A).toString()).lastOffset()).isEqualTo(3);
             h.send(h.handoff(T, A, "h1", "planner", "coder", null));          // offset 6: a duplicate hand-off
-            assertThat(provenance(h, T + "/" + A).lastOffset()).isEqualTo(3);
+            assertThat(provenance(h, SessionKey.of(T, A).toString()).lastOffset()).isEqualTo(3);
             h.send(h.handoff(T, A, "h2", "planner", "coder", 2L));            // offset 7: waits for seq 2
             h.send(h.turn(T, A, 2, "coder", "ASSISTANT", "done"));            // offset 8: releases it
             assertThat(h.readSnapshots()).singleElement()
@@ -71,10 +72,10 @@ class AuditTopologyTest {
         try (Harness h = new Harness(Map.of("baton.policy.closed_grace_millis", "60000"))) {
             h.send(h.turn(T, A, 0, "user", "USER", "task"));
             h.send(h.closed(T, A));
-            assertThat(provenance(h, T + "/" + A)).isNotNull();
+            assertThat(provenance(h, SessionKey.of(T, A).toString())).isNotNull();
             h.advance(Duration.ofSeconds(61));
-            assertThat(h.sessionStore().get(T + "/" + A)).isNull();
-            assertThat(provenanceStore(h).get(T + "/" + A)).isNull();
+            assertThat(h.sessionStore().get(SessionKey.of(T, A).toString())).isNull();
+            assertThat(provenanceStore(h).get(SessionKey.of(T, A).toString())).isNull();
 
             h.send(h.turn(T, A, 0, "user", "USER", "a new session under the same key")); // offset 2
             h.send(h.handoff(T, A, "h1", null, "coder", null));                        // offset 3
@@ -129,7 +130,7 @@ class AuditTopologyTest {
     }
 
     private static void sendWithLine(Harness h, ObjectNode event, long line) {
-        String key = event.get("tenant_id").asText() + "/" + event.get("session_id").asText();
+        String key = SessionKey.format(event.get("tenant_id").asText(), event.get("session_id").asText());
         RecordHeaders headers = new RecordHeaders();
         headers.add(SessionProvenance.SOURCE_LINE_HEADER, Long.toString(line).getBytes(StandardCharsets.US_ASCII));
         h.events.pipeInput(new TestRecord<>(key.getBytes(StandardCharsets.UTF_8), h.encode(event), headers,

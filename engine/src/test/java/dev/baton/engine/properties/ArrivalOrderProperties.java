@@ -7,6 +7,7 @@ import dev.baton.engine.state.SessionState;
 import dev.baton.engine.state.TurnOutcome;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -38,9 +39,10 @@ class ArrivalOrderProperties {
     @Property(tries = 100)
     void shouldRenderTheSameWhateverTheArrivalOrder(@ForAll("sessions") SessionArbitraries.Scenario sc,
                                                     @ForAll("seeds") long seed) {
-        // Gaps that are never filled would be settled differently; keep only sessions sent in full.
+        // Gaps that are never filled would be settled differently; keep only sessions sent in full. A discarded try
+        // is counted by jqwik (too many of them fail the property), where an early return would pass unchecked.
         List<Turn> turns = sc.turns();
-        for (int i = 0; i < turns.size(); i++) if (turns.get(i).seq() != i) return;
+        Assume.that(isGapless(turns));
 
         Handoff h = sc.handoff();
         SessionArbitraries.Run run = sc.run();
@@ -65,5 +67,10 @@ class ArrivalOrderProperties {
                         + "differently:\n" + Renderings.difference(inOrder, shuffled));
             }
         }
+    }
+
+    private static boolean isGapless(List<Turn> turns) {
+        for (int i = 0; i < turns.size(); i++) if (turns.get(i).seq() != i) return false;
+        return true;
     }
 }
