@@ -2,6 +2,7 @@ package dev.baton.cli;
 
 import dev.baton.service.command.VersionProvider;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -11,9 +12,13 @@ import dev.baton.replay.BackfillOptions;
 import dev.baton.replay.BackfillRunner;
 import dev.baton.replay.HandoffTriggers;
 import dev.baton.service.command.ClusterOptions;
+import dev.baton.app.AppFailure;
+import dev.baton.app.ExitCodes;
+import dev.baton.replay.importer.ImportReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code baton backfill}: replay a JSONL export of session events and write every snapshot. */
 @Command(
@@ -47,18 +52,31 @@ import picocli.CommandLine.Option;
         "  ./baton backfill -i sessions-2025.jsonl.gz -o snapshots.jsonl.gz --dead-letters rejected.jsonl",
         "  ./baton backfill -i sessions.jsonl -o - | jq -r .snapshot_id",
         "  ./baton backfill -i sessions.jsonl -o eval.jsonl --handoff-at error --handoff-to claude-opus --sample 0.1",
+        "  ./baton backfill --from atif --tenant acme runs/ --handoff-last claude-opus -o snapshots.jsonl",
+        "      recorded ATIF trajectories converted (as `baton import` does) and replayed in one go",
         "",
         "Exit codes: 0 every record was applied, counted as a duplicate or dead-lettered;",
         "            1 failed; 2 wrong command line; 3 finished, but not every record was accounted for."
     })
 public final class BackfillCommand implements Callable<Integer> {
 
-  @Option(names = {"-i", "--input"}, required = true, paramLabel = "FILE",
-      description = "SessionEvents, one JSON object per line.")
+  @Option(names = {"-i", "--input"}, paramLabel = "FILE",
+      description = "SessionEvents, one JSON object per line. Required unless --from is given.")
   Path input;
 
-  @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE",
-      description = "Where to write the ContextSnapshots (replaced if it exists).")
+  @Mixin
+  ImportOptions importOptions;
+
+  @Parameters(arity = "0..*", paramLabel = "INPUT",
+      description = "With --from: recorded files or directories to convert first (see `baton help import`).")
+  List<Path> recorded;
+
+  @Option(names = "--events", paramLabel = "FILE",
+      description = "With --from: keep the converted SessionEvents in FILE (default: a temporary file, deleted).")
+  Path events;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+      description = "Where to write the ContextSnapshots (replaced if it exists). Required.")
   Path output;
 
   @Option(names = "--dead-letters", paramLabel = "FILE",
@@ -97,7 +115,31 @@ public final class BackfillCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    return new BackfillRunner(new BackfillOptions(input, output, deadLetters, cluster.bootstrapServers(),
+    if (output == null || (input == null && !importOptions.given())) {
+      throw new AppFailure(ExitCodes.USAGE, "backfill needs --input FILE (or --from FORMAT with recorded INPUT files) "
+          + "and --output FILE; see `baton help backfill`");
+    }
+    if (!importOptions.given()) {
+      if (recorded != null && !recorded.isEmpty()) {
+        throw new AppFailure(ExitCodes.USAGE, "INPUT files are converted only with --from (atif or openai-chat)");
+      }
+      return backfill(input);
+    }
+    // --from: convert first (as `baton import` does), then replay the converted events as they are
+    if (input != null) throw new AppFailure(ExitCodes.USAGE, "--from converts INPUT files: give them instead of --input");
+    if (recorded == null || recorded.isEmpty()) throw new AppFailure(ExitCodes.USAGE, "--from needs recorded INPUT files");
+    Path converted = events != null ? events : Files.createTempFile("baton-import-", ".jsonl");
+    try {
+      ImportReport report = importOptions.run(recorded, converted);
+      int code = backfill(converted);
+      return code == ExitCodes.OK && report.rejected() > 0 ? ExitCodes.INCOMPLETE : code;
+    } finally {
+      if (events == null) Files.deleteIfExists(converted);
+    }
+  }
+
+  private int backfill(Path eventsFile) throws Exception {
+    return new BackfillRunner(new BackfillOptions(eventsFile, output, deadLetters, cluster.bootstrapServers(),
         cluster.config(), timeout, noProgress, HandoffTriggers.parse(handoffAt, handoffTo, handoffTarget),
         sample)).run();
   }

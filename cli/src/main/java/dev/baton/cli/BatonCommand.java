@@ -15,8 +15,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code baton} command line: {@code demo}, {@code backfill}, {@code run}, {@code verify}, {@code topics}
- * and {@code reset}.
+ * The {@code baton} command line: {@code demo}, {@code backfill}, {@code import}, {@code run}, {@code verify},
+ * {@code topics} and {@code reset}.
  * Started by the {@code ./baton} launcher at the repository root.
  */
 @Command(
@@ -42,6 +42,7 @@ import picocli.CommandLine.Spec;
         "Start here:",
         "  ./baton demo                     sample sessions through the real pipeline, in-process",
         "  ./baton backfill -i in.jsonl -o out.jsonl",
+        "  ./baton import --from atif --tenant acme runs/ -o events.jsonl",
         "  ./baton run --bootstrap-servers kafka:9092 --schema-registry-url http://registry:8081",
         "  ./baton topics --bootstrap-servers kafka:9092 --dry-run",
         "  ./baton verify out.jsonl         recompute the content hashes of a snapshot file",
@@ -54,6 +55,7 @@ import picocli.CommandLine.Spec;
     subcommands = {
         DemoCommand.class,
         BackfillCommand.class,
+        ImportCommand.class,
         RunCommand.class,
         dev.baton.cli.ops.TopicsCommand.class,
         dev.baton.cli.ops.ResetCommand.class,
