@@ -55,7 +55,10 @@ class LiveMetricsIT {
   @BeforeAll
   static void runBatonAndScrape() throws Exception {
     kafka.start();
-    kafka.kafka().createTopics(2, "baton.session-events", "baton.context-snapshots", "baton.dead-letters");
+    kafka.kafka().createTopics(2, "baton.session-events");
+    // run refuses output topics that cannot hold its largest record (baton.max-output-bytes, 8 MiB)
+    kafka.kafka().createTopics(2, Map.of("max.message.bytes", "8388608"), "baton.context-snapshots",
+        "baton.dead-letters");
     kafka.kafka().createTopics(1, Map.of("cleanup.policy", "compact"), "baton.tenant-policies");
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {
