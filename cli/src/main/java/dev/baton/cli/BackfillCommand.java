@@ -104,9 +104,6 @@ public final class BackfillCommand implements Callable<Integer> {
             description = "The receiving agent of the synthetic hand-offs (a seqs file may name its own).")
     String handoffTo;
 
-    @Option(names = "--handoff-target", paramLabel = "LOCAL|CLAUDE_CLI", defaultValue = "LOCAL",
-            description = "The target of the synthetic hand-offs (default ${DEFAULT-VALUE}).")
-    String handoffTarget;
 
     @Option(names = "--sample", paramLabel = "FRACTION", defaultValue = "1.0",
             description = "Replay only this fraction of the sessions, chosen by a hash of tenant/session (the same "
@@ -140,7 +137,8 @@ public final class BackfillCommand implements Callable<Integer> {
 
     private int backfill(Path eventsFile) throws Exception {
         return new BackfillRunner(new BackfillOptions(eventsFile, output, deadLetters, cluster.bootstrapServers(),
-                cluster.config(), timeout, noProgress, HandoffTriggers.parse(handoffAt, handoffTo, handoffTarget),
+                cluster.config(), timeout, noProgress,
+                HandoffTriggers.parse(handoffAt, handoffTo, importOptions.handoffTarget.name()),
                 sample)).run();
     }
 }

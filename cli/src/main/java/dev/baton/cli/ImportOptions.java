@@ -58,7 +58,8 @@ final class ImportOptions {
     String handoffLast;
 
     @Option(names = "--handoff-target", paramLabel = "TARGET", defaultValue = "LOCAL",
-            description = "Target of those hand-offs: LOCAL or CLAUDE_CLI. Default: ${DEFAULT-VALUE}.")
+            description = "Target of those hand-offs (in backfill also of the --handoff-at ones): LOCAL or CLAUDE_CLI. "
+                    + "Default: ${DEFAULT-VALUE}.")
     Target handoffTarget;
 
     @Option(names = "--max-record-bytes", paramLabel = "BYTES", defaultValue = "1048576",

@@ -57,6 +57,35 @@ class BackfillFromAtifIT {
         assertThat(Files.readAllLines(events)).hasSize(16);
     }
 
+    @Test
+    void shouldShowWhatASeniorModelWouldHaveSeenAtEveryErrorOfARecordedRun() throws IOException {
+        // issue 12 with issue 11's triggers: recorded trajectories, a synthetic hand-off after every turn with an
+        // ERROR step (the recording's exit_code / is_error), as claude-opus would have received it
+        Path atif = ImportCommandTest.FIXTURES.resolve("atif");
+        Path snapshots = dir.resolve("errors.jsonl");
+        CommandOutput run = CommandOutput.run("backfill", "--from", "atif", "--tenant", "acme",
+                atif.resolve("v1_4-escalation.json").toString(), "--handoff-at", "error", "--handoff-to",
+                "claude-opus", "-o", snapshots.toString(), "--no-progress");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<JsonNode> out = Files.readAllLines(snapshots).stream().map(BackfillFromAtifIT::json).toList();
+        assertThat(out).as("one snapshot per error point (a failed test run, a patch that did not apply)").hasSize(2);
+        long previousSeq = -1;
+        for (JsonNode s : out) {
+            assertThat(s.get("synthetic").asBoolean()).isTrue();
+            assertThat(s.get("handoff_id").asText()).startsWith("baton-synthetic:error:");
+            assertThat(s.get("to_agent").asText()).isEqualTo("claude-opus");
+            assertThat(s.get("as_of_seq").asLong()).isGreaterThan(previousSeq);
+            previousSeq = s.get("as_of_seq").asLong();
+            // the error the local model hit is in front of the receiver, narrated as an error
+            assertThat(s.get("messages").toString()).contains("[error: ");
+            assertThat(s.get("parity").get("covered_items").asLong())
+                    .isEqualTo(s.get("parity").get("reference_items").asLong());
+        }
+        assertThat(out.get(0).get("messages").toString()).contains("FAILED tests/test_m.py::test_f");
+        assertThat(out.get(1).get("messages").toString()).contains("patch does not apply");
+    }
+
     private static JsonNode json(String line) {
         try {
             return JSON.readTree(line);
