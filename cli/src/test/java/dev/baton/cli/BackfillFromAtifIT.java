@@ -20,48 +20,48 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 class BackfillFromAtifIT {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir
-  Path dir;
+    @TempDir
+    Path dir;
 
-  @Test
-  void shouldConvertAndReplayInOneGoWithEveryToolCallAndResultInTheSnapshots() throws IOException {
-    Path atif = ImportCommandTest.FIXTURES.resolve("atif");
-    Path snapshots = dir.resolve("snapshots.jsonl");
-    Path events = dir.resolve("events.jsonl");
-    CommandOutput run = CommandOutput.run("backfill", "--from", "atif", "--tenant", "acme",
-        atif.resolve("v1_4-escalation.json").toString(), atif.resolve("v1_2-hostile.json").toString(),
-        "--handoff-last", "claude-opus", "--events", events.toString(), "-o", snapshots.toString(), "--no-progress");
+    @Test
+    void shouldConvertAndReplayInOneGoWithEveryToolCallAndResultInTheSnapshots() throws IOException {
+        Path atif = ImportCommandTest.FIXTURES.resolve("atif");
+        Path snapshots = dir.resolve("snapshots.jsonl");
+        Path events = dir.resolve("events.jsonl");
+        CommandOutput run = CommandOutput.run("backfill", "--from", "atif", "--tenant", "acme",
+                atif.resolve("v1_4-escalation.json").toString(), atif.resolve("v1_2-hostile.json").toString(),
+                "--handoff-last", "claude-opus", "--events", events.toString(), "-o", snapshots.toString(), "--no-progress");
 
-    assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(run.err()).contains("import: 2 files, 2 trajectories → 2 sessions");
-    List<JsonNode> out = Files.readAllLines(snapshots).stream().map(BackfillFromAtifIT::json).toList();
-    assertThat(out).extracting(s -> s.get("snapshot_id").asText())
-        .containsExactly("acme/run-esc-4/import-last", "acme/run-hostile/import-last");
-    for (JsonNode s : out) {
-      assertThat(s.get("parity").get("covered_items").asLong()).isEqualTo(s.get("parity").get("reference_items").asLong());
-      assertThat(s.get("parity").get("reference_items").asLong()).isPositive();
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).contains("import: 2 files, 2 trajectories → 2 sessions");
+        List<JsonNode> out = Files.readAllLines(snapshots).stream().map(BackfillFromAtifIT::json).toList();
+        assertThat(out).extracting(s -> s.get("snapshot_id").asText())
+                .containsExactly("acme/run-esc-4/import-last", "acme/run-hostile/import-last");
+        for (JsonNode s : out) {
+            assertThat(s.get("parity").get("covered_items").asLong()).isEqualTo(s.get("parity").get("reference_items").asLong());
+            assertThat(s.get("parity").get("reference_items").asLong()).isPositive();
+        }
+        String escalation = out.get(0).get("messages").toString();
+        JsonNode recorded = JSON.readTree(atif.resolve("v1_4-escalation.json").toFile());
+        for (JsonNode step : recorded.get("steps")) {
+            for (JsonNode call : step.path("tool_calls")) {
+                assertThat(escalation).contains("called " + call.get("function_name").asText() + "(");
+            }
+            for (JsonNode result : step.path("observation").path("results")) {
+                assertThat(escalation).contains(JSON.writeValueAsString(result.get("content").asText()).replace("\"", ""));
+            }
+        }
+        // kept with --events: what was replayed (9 + 5 turns, a hand-off per session)
+        assertThat(Files.readAllLines(events)).hasSize(16);
     }
-    String escalation = out.get(0).get("messages").toString();
-    JsonNode recorded = JSON.readTree(atif.resolve("v1_4-escalation.json").toFile());
-    for (JsonNode step : recorded.get("steps")) {
-      for (JsonNode call : step.path("tool_calls")) {
-        assertThat(escalation).contains("called " + call.get("function_name").asText() + "(");
-      }
-      for (JsonNode result : step.path("observation").path("results")) {
-        assertThat(escalation).contains(JSON.writeValueAsString(result.get("content").asText()).replace("\"", ""));
-      }
-    }
-    // kept with --events: what was replayed (9 + 5 turns, a hand-off per session)
-    assertThat(Files.readAllLines(events)).hasSize(16);
-  }
 
-  private static JsonNode json(String line) {
-    try {
-      return JSON.readTree(line);
-    } catch (IOException e) {
-      throw new AssertionError("not JSON: " + line, e);
+    private static JsonNode json(String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (IOException e) {
+            throw new AssertionError("not JSON: " + line, e);
+        }
     }
-  }
 }

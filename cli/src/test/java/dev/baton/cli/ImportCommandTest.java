@@ -18,75 +18,75 @@ import dev.baton.app.ExitCodes;
 /** {@code baton import}: recorded files in, SessionEvent JSONL out, what was done on stderr; no Kafka involved. */
 class ImportCommandTest {
 
-  /** The importer's fixtures (the replay module's test resources). */
-  static final Path FIXTURES = Path.of("..", "replay", "src", "test", "resources", "importer");
+    /** The importer's fixtures (the replay module's test resources). */
+    static final Path FIXTURES = Path.of("..", "replay", "src", "test", "resources", "importer");
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir
-  Path dir;
+    @TempDir
+    Path dir;
 
-  @Test
-  void shouldConvertADirectoryAndSayWhatItRejectedWithExitCode3() throws IOException {
-    Path out = dir.resolve("events.jsonl.gz");
-    Path report = dir.resolve("report.jsonl");
-    CommandOutput run = CommandOutput.run("import", "--from", "atif", "--tenant", "acme", FIXTURES.resolve("atif").toString(),
-        "-o", out.toString(), "--report", report.toString());
+    @Test
+    void shouldConvertADirectoryAndSayWhatItRejectedWithExitCode3() throws IOException {
+        Path out = dir.resolve("events.jsonl.gz");
+        Path report = dir.resolve("report.jsonl");
+        CommandOutput run = CommandOutput.run("import", "--from", "atif", "--tenant", "acme", FIXTURES.resolve("atif").toString(),
+                "-o", out.toString(), "--report", report.toString());
 
-    assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.INCOMPLETE);
-    assertThat(run.err()).contains("import: 7 files, 9 trajectories → 9 sessions")
-        .contains("two-runs.jsonl:2: rejected: steps[1].source is 'robot'")
-        .contains("two-runs.jsonl:3: rejected: not JSON");
-    List<JsonNode> notes = Files.readAllLines(report).stream().map(ImportCommandTest::json).toList();
-    assertThat(notes).extracting(n -> n.get("kind").asText()).contains("REJECTED", "ID_MAPPED", "NAME_MAPPED");
-    assertThat(notes).allMatch(n -> n.has("source") && n.has("message"));
-    assertThat(Files.size(out)).isPositive();
-  }
-
-  @Test
-  void shouldWriteToStdoutAndExitZeroWhenEveryInputConverted() {
-    CommandOutput run = CommandOutput.run("import", "--from", "openai-chat", "--tenant", "acme",
-        FIXTURES.resolve("chat/adjacent.json").toString(), "-o", "-", "--handoff-last", "claude-opus");
-
-    assertThat(run.exitCode()).as(run.err()).isZero();
-    List<JsonNode> events = run.outLines().stream().map(ImportCommandTest::json).toList();
-    assertThat(events).hasSize(9);
-    assertThat(events.get(0).get("event_id").asText()).isEqualTo("chatcmpl-log-1:0");
-    JsonNode handoff = events.get(8).get("handoff");
-    assertThat(handoff.get("to_agent").asText()).isEqualTo("claude-opus");
-    assertThat(handoff.get("as_of_seq").asLong()).isEqualTo(7);
-  }
-
-  @Test
-  void shouldRefuseAWrongCommandLineWithExitCode2() {
-    assertThat(CommandOutput.run("import", "--from", "atif", "x.json", "-o", "-").exitCode()).isEqualTo(ExitCodes.USAGE);
-    CommandOutput badTenant = CommandOutput.run("import", "--from", "atif", "--tenant", "a/b", "x.json", "-o", "-");
-    assertThat(badTenant.exitCode()).isEqualTo(ExitCodes.USAGE);
-    assertThat(badTenant.err()).contains("tenant 'a/b' is not an id");
-    assertThat(CommandOutput.run("import", "--from", "yaml", "--tenant", "t", "x.json", "-o", "-").exitCode())
-        .isEqualTo(ExitCodes.USAGE);
-    CommandOutput missing = CommandOutput.run("import", "--from", "atif", "--tenant", "t",
-        dir.resolve("nope.json").toString(), "-o", dir.resolve("o.jsonl").toString());
-    assertThat(missing.exitCode()).isEqualTo(ExitCodes.FAILED);
-    assertThat(missing.err()).contains("no such input");
-  }
-
-  @Test
-  void shouldTakeBackfillsConversionOptionsOnlyWithFrom() {
-    CommandOutput noFrom = CommandOutput.run("backfill", FIXTURES.resolve("atif").toString(), "-o", "x.jsonl",
-        "-i", "events.jsonl");
-    assertThat(noFrom.exitCode()).isEqualTo(ExitCodes.USAGE);
-    assertThat(noFrom.err()).contains("only with --from");
-    CommandOutput both = CommandOutput.run("backfill", "--from", "atif", "--tenant", "t", "-i", "events.jsonl",
-        FIXTURES.resolve("atif").toString(), "-o", "x.jsonl");
-    assertThat(both.exitCode()).isEqualTo(ExitCodes.USAGE);
-  }
-
-  private static JsonNode json(String line) {
-    try {
-      return JSON.readTree(line);
-    } catch (IOException e) {
-      throw new AssertionError("not JSON: " + line, e);
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.INCOMPLETE);
+        assertThat(run.err()).contains("import: 7 files, 9 trajectories → 9 sessions")
+                .contains("two-runs.jsonl:2: rejected: steps[1].source is 'robot'")
+                .contains("two-runs.jsonl:3: rejected: not JSON");
+        List<JsonNode> notes = Files.readAllLines(report).stream().map(ImportCommandTest::json).toList();
+        assertThat(notes).extracting(n -> n.get("kind").asText()).contains("REJECTED", "ID_MAPPED", "NAME_MAPPED");
+        assertThat(notes).allMatch(n -> n.has("source") && n.has("message"));
+        assertThat(Files.size(out)).isPositive();
     }
-  }
+
+    @Test
+    void shouldWriteToStdoutAndExitZeroWhenEveryInputConverted() {
+        CommandOutput run = CommandOutput.run("import", "--from", "openai-chat", "--tenant", "acme",
+                FIXTURES.resolve("chat/adjacent.json").toString(), "-o", "-", "--handoff-last", "claude-opus");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<JsonNode> events = run.outLines().stream().map(ImportCommandTest::json).toList();
+        assertThat(events).hasSize(9);
+        assertThat(events.get(0).get("event_id").asText()).isEqualTo("chatcmpl-log-1:0");
+        JsonNode handoff = events.get(8).get("handoff");
+        assertThat(handoff.get("to_agent").asText()).isEqualTo("claude-opus");
+        assertThat(handoff.get("as_of_seq").asLong()).isEqualTo(7);
+    }
+
+    @Test
+    void shouldRefuseAWrongCommandLineWithExitCode2() {
+        assertThat(CommandOutput.run("import", "--from", "atif", "x.json", "-o", "-").exitCode()).isEqualTo(ExitCodes.USAGE);
+        CommandOutput badTenant = CommandOutput.run("import", "--from", "atif", "--tenant", "a/b", "x.json", "-o", "-");
+        assertThat(badTenant.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(badTenant.err()).contains("tenant 'a/b' is not an id");
+        assertThat(CommandOutput.run("import", "--from", "yaml", "--tenant", "t", "x.json", "-o", "-").exitCode())
+                .isEqualTo(ExitCodes.USAGE);
+        CommandOutput missing = CommandOutput.run("import", "--from", "atif", "--tenant", "t",
+                dir.resolve("nope.json").toString(), "-o", dir.resolve("o.jsonl").toString());
+        assertThat(missing.exitCode()).isEqualTo(ExitCodes.FAILED);
+        assertThat(missing.err()).contains("no such input");
+    }
+
+    @Test
+    void shouldTakeBackfillsConversionOptionsOnlyWithFrom() {
+        CommandOutput noFrom = CommandOutput.run("backfill", FIXTURES.resolve("atif").toString(), "-o", "x.jsonl",
+                "-i", "events.jsonl");
+        assertThat(noFrom.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(noFrom.err()).contains("only with --from");
+        CommandOutput both = CommandOutput.run("backfill", "--from", "atif", "--tenant", "t", "-i", "events.jsonl",
+                FIXTURES.resolve("atif").toString(), "-o", "x.jsonl");
+        assertThat(both.exitCode()).isEqualTo(ExitCodes.USAGE);
+    }
+
+    private static JsonNode json(String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (IOException e) {
+            throw new AssertionError("not JSON: " + line, e);
+        }
+    }
 }

@@ -33,165 +33,165 @@ import dev.baton.it.KafkaBroker;
 /** {@code baton topics} and {@code baton reset} on a real in-process broker. */
 class OpsCommandsIT {
 
-  @RegisterExtension
-  static final KafkaBroker kafka = new KafkaBroker();
+    @RegisterExtension
+    static final KafkaBroker kafka = new KafkaBroker();
 
-  @TempDir
-  Path dir;
+    @TempDir
+    Path dir;
 
-  private Path config(String applicationId, String prefix) throws Exception {
-    Path file = dir.resolve(applicationId + ".properties");
-    Files.writeString(file, String.join("\n",
-        "application.id=" + applicationId,
-        "state.dir=" + dir.resolve("state"),
-        "replication.factor=1",
-        "num.standby.replicas=0",
-        "baton.format=json",
-        "baton.topic.session-events=" + prefix + ".session-events",
-        "baton.topic.context-snapshots=" + prefix + ".context-snapshots",
-        "baton.topic.dead-letters=" + prefix + ".dead-letters",
-        "baton.topic.tenant-policies=" + prefix + ".tenant-policies", ""));
-    return file;
-  }
-
-  private CommandOutput topics(Path config, String... more) {
-    return topics(config, 3, more);
-  }
-
-  private CommandOutput topics(Path config, int partitions, String... more) {
-    List<String> args = new java.util.ArrayList<>(List.of("topics", "--bootstrap-servers", kafka.bootstrapServers(),
-        "--config", config.toString(), "--partitions", Integer.toString(partitions), "--dead-letter-partitions", "2",
-        "--replication-factor", "1"));
-    args.addAll(List.of(more));
-    return CommandOutput.run(args.toArray(String[]::new));
-  }
-
-  private static Set<String> topicNames(Admin admin) throws Exception {
-    return admin.listTopics().names().get(30, TimeUnit.SECONDS);
-  }
-
-  private static Config topicConfig(Admin admin, String topic) throws Exception {
-    ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-    return admin.describeConfigs(List.of(r)).all().get(30, TimeUnit.SECONDS).get(r);
-  }
-
-  @Test
-  void shouldCreateTheTopicsOnceAndRepairTheirConfigs() throws Exception {
-    Path config = config("ops-topics", "t1");
-    try (Admin admin = kafka.kafka().admin()) {
-      CommandOutput dryRun = topics(config, "--dry-run");
-      assertThat(dryRun.exitCode()).as(dryRun.err()).isZero();
-      assertThat(dryRun.outLines()).hasSize(4).allMatch(l -> l.contains("missing, would be created"));
-      assertThat(topicNames(admin)).noneMatch(t -> t.startsWith("t1."));
-      assertThat(topics(config, "--check").exitCode()).isEqualTo(1);
-
-      CommandOutput create = topics(config);
-      assertThat(create.exitCode()).as(create.err()).isZero();
-      assertThat(topicNames(admin)).contains("t1.session-events", "t1.context-snapshots", "t1.dead-letters",
-          "t1.tenant-policies");
-      var descriptions = admin.describeTopics(List.of("t1.session-events", "t1.dead-letters", "t1.tenant-policies"))
-          .allTopicNames().get(30, TimeUnit.SECONDS);
-      assertThat(descriptions.get("t1.session-events").partitions()).hasSize(3);
-      assertThat(descriptions.get("t1.dead-letters").partitions()).hasSize(2);
-      assertThat(descriptions.get("t1.tenant-policies").partitions()).hasSize(1);
-      assertThat(topicConfig(admin, "t1.tenant-policies").get("cleanup.policy").value()).isEqualTo("compact");
-      assertThat(topicConfig(admin, "t1.context-snapshots").get("max.message.bytes").value())
-          .isEqualTo(Integer.toString(TopicPlan.MAX_MESSAGE_BYTES));
-
-      // idempotent: nothing to do the second time
-      CommandOutput again = topics(config);
-      assertThat(again.exitCode()).as(again.err()).isZero();
-      assertThat(again.outLines()).hasSize(4).allMatch(l -> l.contains(": ok ("));
-      assertThat(topics(config, "--check").exitCode()).isZero();
-
-      // a config changed behind Baton's back is reported by --check and set back by a plain run
-      ConfigResource snapshots = new ConfigResource(ConfigResource.Type.TOPIC, "t1.context-snapshots");
-      Map<ConfigResource, Collection<AlterConfigOp>> shrink = Map.of(snapshots,
-          List.of(new AlterConfigOp(new ConfigEntry("max.message.bytes", "100000"), AlterConfigOp.OpType.SET)));
-      admin.incrementalAlterConfigs(shrink).all().get(30, TimeUnit.SECONDS);
-      CommandOutput check = topics(config, "--check");
-      assertThat(check.exitCode()).isEqualTo(1);
-      assertThat(check.out()).contains("t1.context-snapshots: max.message.bytes=100000, would be set to 8388608");
-      assertThat(topicConfig(admin, "t1.context-snapshots").get("max.message.bytes").value()).isEqualTo("100000");
-      assertThat(topics(config).exitCode()).isZero();
-      assertThat(topicConfig(admin, "t1.context-snapshots").get("max.message.bytes").value())
-          .isEqualTo(Integer.toString(TopicPlan.MAX_MESSAGE_BYTES));
-
-      // a partition count that differs is reported, never changed
-      CommandOutput morePartitions = topics(config, 5);
-      assertThat(morePartitions.exitCode()).isEqualTo(1);
-      assertThat(morePartitions.out()).contains("t1.session-events: has 3 partitions, planned 5");
-      assertThat(admin.describeTopics(List.of("t1.session-events")).allTopicNames().get(30, TimeUnit.SECONDS)
-          .get("t1.session-events").partitions()).hasSize(3);
+    private Path config(String applicationId, String prefix) throws Exception {
+        Path file = dir.resolve(applicationId + ".properties");
+        Files.writeString(file, String.join("\n",
+                "application.id=" + applicationId,
+                "state.dir=" + dir.resolve("state"),
+                "replication.factor=1",
+                "num.standby.replicas=0",
+                "baton.format=json",
+                "baton.topic.session-events=" + prefix + ".session-events",
+                "baton.topic.context-snapshots=" + prefix + ".context-snapshots",
+                "baton.topic.dead-letters=" + prefix + ".dead-letters",
+                "baton.topic.tenant-policies=" + prefix + ".tenant-policies", ""));
+        return file;
     }
-  }
 
-  @Test
-  void shouldResetOffsetsInternalTopicsAndLocalStateOnlyWhenStopped() throws Exception {
-    String app = "ops-reset";
-    Path config = config(app, "t2");
-    assertThat(topics(config).exitCode()).isZero();
-    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerProps(null))) {
-      for (int seq = 0; seq < 3; seq++) {
-        String event = "{\"event_id\":\"e" + seq + "\",\"tenant_id\":\"acme\",\"session_id\":\"s-1\","
-            + "\"occurred_at\":\"2026-11-30T09:00:0" + seq + "Z\",\"turn\":{\"seq\":" + seq
-            + ",\"agent\":\"a\",\"role\":\"USER\",\"text\":\"hello " + seq + "\"}}";
-        producer.send(new ProducerRecord<>("t2.session-events", "acme/s-1".getBytes(StandardCharsets.UTF_8),
-            event.getBytes(StandardCharsets.UTF_8))).get();
-      }
+    private CommandOutput topics(Path config, String... more) {
+        return topics(config, 3, more);
     }
-    BatonConfig batonConfig = BatonConfig.builder().file(config).set("bootstrap.servers", kafka.bootstrapServers()).build();
-    Path localState = dir.resolve("state").resolve(app);
-    try (Admin admin = kafka.kafka().admin(); StreamsApp streams = new StreamsApp(batonConfig)) {
-      streams.start();
-      streams.awaitRunning(Duration.ofSeconds(60));
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (committed(admin, app) < 3 && System.nanoTime() < deadline) {
-        Thread.sleep(200);
-      }
-      assertThat(committed(admin, app)).isEqualTo(3);
-      // an instance is running: Kafka's resetter refuses
-      CommandOutput refused = reset(config);
-      assertThat(refused.exitCode()).isEqualTo(1);
-      assertThat(refused.err()).contains("is every instance of ops-reset stopped?");
+
+    private CommandOutput topics(Path config, int partitions, String... more) {
+        List<String> args = new java.util.ArrayList<>(List.of("topics", "--bootstrap-servers", kafka.bootstrapServers(),
+                "--config", config.toString(), "--partitions", Integer.toString(partitions), "--dead-letter-partitions", "2",
+                "--replication-factor", "1"));
+        args.addAll(List.of(more));
+        return CommandOutput.run(args.toArray(String[]::new));
     }
-    try (Admin admin = kafka.kafka().admin()) {
-      assertThat(topicNames(admin)).anyMatch(t -> t.startsWith(app + "-") && t.endsWith("-changelog"));
-      assertThat(localState).isDirectory();
 
-      CommandOutput dryRun = reset(config, "--dry-run");
-      assertThat(dryRun.exitCode()).as(dryRun.out() + dryRun.err()).isZero();
-      assertThat(dryRun.out()).contains("would be deleted");
-      assertThat(committed(admin, app)).isEqualTo(3);
-      assertThat(topicNames(admin)).anyMatch(t -> t.startsWith(app + "-") && t.endsWith("-changelog"));
-      assertThat(localState).isDirectory();
-
-      CommandOutput done = reset(config);
-      assertThat(done.exitCode()).as(done.out() + done.err()).isZero();
-      assertThat(committed(admin, app)).isZero();
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (topicNames(admin).stream().anyMatch(t -> t.startsWith(app + "-")) && System.nanoTime() < deadline) {
-        Thread.sleep(200);
-      }
-      assertThat(topicNames(admin)).noneMatch(t -> t.startsWith(app + "-"));
-      assertThat(localState).doesNotExist();
-      // the input and output topics are untouched
-      assertThat(topicNames(admin)).contains("t2.session-events", "t2.context-snapshots");
+    private static Set<String> topicNames(Admin admin) throws Exception {
+        return admin.listTopics().names().get(30, TimeUnit.SECONDS);
     }
-  }
 
-  private CommandOutput reset(Path config, String... more) {
-    List<String> args = new java.util.ArrayList<>(List.of("reset", "--bootstrap-servers", kafka.bootstrapServers(),
-        "--config", config.toString()));
-    args.addAll(List.of(more));
-    return CommandOutput.run(args.toArray(String[]::new));
-  }
+    private static Config topicConfig(Admin admin, String topic) throws Exception {
+        ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        return admin.describeConfigs(List.of(r)).all().get(30, TimeUnit.SECONDS).get(r);
+    }
 
-  /** The sum of the group's committed offsets on the input topic. */
-  private static long committed(Admin admin, String group) throws Exception {
-    Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group)
-        .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-    return offsets.entrySet().stream().filter(e -> e.getKey().topic().equals("t2.session-events") && e.getValue() != null)
-        .mapToLong(e -> e.getValue().offset()).sum();
-  }
+    @Test
+    void shouldCreateTheTopicsOnceAndRepairTheirConfigs() throws Exception {
+        Path config = config("ops-topics", "t1");
+        try (Admin admin = kafka.kafka().admin()) {
+            CommandOutput dryRun = topics(config, "--dry-run");
+            assertThat(dryRun.exitCode()).as(dryRun.err()).isZero();
+            assertThat(dryRun.outLines()).hasSize(4).allMatch(l -> l.contains("missing, would be created"));
+            assertThat(topicNames(admin)).noneMatch(t -> t.startsWith("t1."));
+            assertThat(topics(config, "--check").exitCode()).isEqualTo(1);
+
+            CommandOutput create = topics(config);
+            assertThat(create.exitCode()).as(create.err()).isZero();
+            assertThat(topicNames(admin)).contains("t1.session-events", "t1.context-snapshots", "t1.dead-letters",
+                    "t1.tenant-policies");
+            var descriptions = admin.describeTopics(List.of("t1.session-events", "t1.dead-letters", "t1.tenant-policies"))
+                    .allTopicNames().get(30, TimeUnit.SECONDS);
+            assertThat(descriptions.get("t1.session-events").partitions()).hasSize(3);
+            assertThat(descriptions.get("t1.dead-letters").partitions()).hasSize(2);
+            assertThat(descriptions.get("t1.tenant-policies").partitions()).hasSize(1);
+            assertThat(topicConfig(admin, "t1.tenant-policies").get("cleanup.policy").value()).isEqualTo("compact");
+            assertThat(topicConfig(admin, "t1.context-snapshots").get("max.message.bytes").value())
+                    .isEqualTo(Integer.toString(TopicPlan.MAX_MESSAGE_BYTES));
+
+            // idempotent: nothing to do the second time
+            CommandOutput again = topics(config);
+            assertThat(again.exitCode()).as(again.err()).isZero();
+            assertThat(again.outLines()).hasSize(4).allMatch(l -> l.contains(": ok ("));
+            assertThat(topics(config, "--check").exitCode()).isZero();
+
+            // a config changed behind Baton's back is reported by --check and set back by a plain run
+            ConfigResource snapshots = new ConfigResource(ConfigResource.Type.TOPIC, "t1.context-snapshots");
+            Map<ConfigResource, Collection<AlterConfigOp>> shrink = Map.of(snapshots,
+                    List.of(new AlterConfigOp(new ConfigEntry("max.message.bytes", "100000"), AlterConfigOp.OpType.SET)));
+            admin.incrementalAlterConfigs(shrink).all().get(30, TimeUnit.SECONDS);
+            CommandOutput check = topics(config, "--check");
+            assertThat(check.exitCode()).isEqualTo(1);
+            assertThat(check.out()).contains("t1.context-snapshots: max.message.bytes=100000, would be set to 8388608");
+            assertThat(topicConfig(admin, "t1.context-snapshots").get("max.message.bytes").value()).isEqualTo("100000");
+            assertThat(topics(config).exitCode()).isZero();
+            assertThat(topicConfig(admin, "t1.context-snapshots").get("max.message.bytes").value())
+                    .isEqualTo(Integer.toString(TopicPlan.MAX_MESSAGE_BYTES));
+
+            // a partition count that differs is reported, never changed
+            CommandOutput morePartitions = topics(config, 5);
+            assertThat(morePartitions.exitCode()).isEqualTo(1);
+            assertThat(morePartitions.out()).contains("t1.session-events: has 3 partitions, planned 5");
+            assertThat(admin.describeTopics(List.of("t1.session-events")).allTopicNames().get(30, TimeUnit.SECONDS)
+                    .get("t1.session-events").partitions()).hasSize(3);
+        }
+    }
+
+    @Test
+    void shouldResetOffsetsInternalTopicsAndLocalStateOnlyWhenStopped() throws Exception {
+        String app = "ops-reset";
+        Path config = config(app, "t2");
+        assertThat(topics(config).exitCode()).isZero();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerProps(null))) {
+            for (int seq = 0; seq < 3; seq++) {
+                String event = "{\"event_id\":\"e" + seq + "\",\"tenant_id\":\"acme\",\"session_id\":\"s-1\","
+                        + "\"occurred_at\":\"2026-11-30T09:00:0" + seq + "Z\",\"turn\":{\"seq\":" + seq
+                        + ",\"agent\":\"a\",\"role\":\"USER\",\"text\":\"hello " + seq + "\"}}";
+                producer.send(new ProducerRecord<>("t2.session-events", "acme/s-1".getBytes(StandardCharsets.UTF_8),
+                        event.getBytes(StandardCharsets.UTF_8))).get();
+            }
+        }
+        BatonConfig batonConfig = BatonConfig.builder().file(config).set("bootstrap.servers", kafka.bootstrapServers()).build();
+        Path localState = dir.resolve("state").resolve(app);
+        try (Admin admin = kafka.kafka().admin(); StreamsApp streams = new StreamsApp(batonConfig)) {
+            streams.start();
+            streams.awaitRunning(Duration.ofSeconds(60));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (committed(admin, app) < 3 && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+            assertThat(committed(admin, app)).isEqualTo(3);
+            // an instance is running: Kafka's resetter refuses
+            CommandOutput refused = reset(config);
+            assertThat(refused.exitCode()).isEqualTo(1);
+            assertThat(refused.err()).contains("is every instance of ops-reset stopped?");
+        }
+        try (Admin admin = kafka.kafka().admin()) {
+            assertThat(topicNames(admin)).anyMatch(t -> t.startsWith(app + "-") && t.endsWith("-changelog"));
+            assertThat(localState).isDirectory();
+
+            CommandOutput dryRun = reset(config, "--dry-run");
+            assertThat(dryRun.exitCode()).as(dryRun.out() + dryRun.err()).isZero();
+            assertThat(dryRun.out()).contains("would be deleted");
+            assertThat(committed(admin, app)).isEqualTo(3);
+            assertThat(topicNames(admin)).anyMatch(t -> t.startsWith(app + "-") && t.endsWith("-changelog"));
+            assertThat(localState).isDirectory();
+
+            CommandOutput done = reset(config);
+            assertThat(done.exitCode()).as(done.out() + done.err()).isZero();
+            assertThat(committed(admin, app)).isZero();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (topicNames(admin).stream().anyMatch(t -> t.startsWith(app + "-")) && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+            assertThat(topicNames(admin)).noneMatch(t -> t.startsWith(app + "-"));
+            assertThat(localState).doesNotExist();
+            // the input and output topics are untouched
+            assertThat(topicNames(admin)).contains("t2.session-events", "t2.context-snapshots");
+        }
+    }
+
+    private CommandOutput reset(Path config, String... more) {
+        List<String> args = new java.util.ArrayList<>(List.of("reset", "--bootstrap-servers", kafka.bootstrapServers(),
+                "--config", config.toString()));
+        args.addAll(List.of(more));
+        return CommandOutput.run(args.toArray(String[]::new));
+    }
+
+    /** The sum of the group's committed offsets on the input topic. */
+    private static long committed(Admin admin, String group) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+        return offsets.entrySet().stream().filter(e -> e.getKey().topic().equals("t2.session-events") && e.getValue() != null)
+                .mapToLong(e -> e.getValue().offset()).sum();
+    }
 }

@@ -40,7 +40,6 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
 import io.strimzi.api.kafka.model.topic.KafkaTopic;
@@ -54,351 +53,351 @@ import io.strimzi.api.kafka.model.topic.KafkaTopic;
  */
 class KubernetesManifestsTest {
 
-  static final Path DEPLOY = RepositoryFiles.root().resolve("deploy");
+    static final Path DEPLOY = RepositoryFiles.root().resolve("deploy");
 
-  static Stream<String> kustomizations() {
-    return Stream.of("base", "overlays/dev", "overlays/production");
-  }
-
-  private static final Map<String, RenderedManifests> RENDERED = new java.util.concurrent.ConcurrentHashMap<>();
-
-  /** Each kustomization is rendered once per test run (kubectl takes a second or more). */
-  private static synchronized RenderedManifests render(String dir) throws Exception {
-    RenderedManifests r = RENDERED.get(dir);
-    if (r == null) {
-      r = RenderedManifests.render(DEPLOY.resolve(dir));
-      RENDERED.put(dir, r);
+    static Stream<String> kustomizations() {
+        return Stream.of("base", "overlays/dev", "overlays/production");
     }
-    return r;
-  }
 
-  @Test
-  void shouldTestEveryOverlayThereIs() throws IOException {
-    try (Stream<Path> overlays = Files.list(DEPLOY.resolve("overlays"))) {
-      assertThat(overlays.map(p -> "overlays/" + p.getFileName())).containsExactlyInAnyOrderElementsOf(
-          kustomizations().filter(k -> k.startsWith("overlays/")).toList());
+    private static final Map<String, RenderedManifests> RENDERED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Each kustomization is rendered once per test run (kubectl takes a second or more). */
+    private static synchronized RenderedManifests render(String dir) throws Exception {
+        RenderedManifests r = RENDERED.get(dir);
+        if (r == null) {
+            r = RenderedManifests.render(DEPLOY.resolve(dir));
+            RENDERED.put(dir, r);
+        }
+        return r;
     }
-  }
 
-  @ParameterizedTest
-  @MethodSource("kustomizations")
-  void shouldRenderOnlyTypedObjectsWithoutUnknownFields(String dir) throws Exception {
-    RenderedManifests rendered = render(dir);
-    assertThat(rendered.objects).isNotEmpty();
-    List<String> unknown = new ArrayList<>();
-    rendered.objects.forEach(o -> unknown.addAll(RenderedManifests.unknownFields(o)));
-    assertThat(unknown).as("fields the models do not know").isEmpty();
-    // one scrape path: no prometheus.io annotations anywhere (the ServiceMonitor is the only path)
-    assertThat(rendered.documents.toString()).doesNotContain("prometheus.io/");
-  }
+    @Test
+    void shouldTestEveryOverlayThereIs() throws IOException {
+        try (Stream<Path> overlays = Files.list(DEPLOY.resolve("overlays"))) {
+            assertThat(overlays.map(p -> "overlays/" + p.getFileName())).containsExactlyInAnyOrderElementsOf(
+                    kustomizations().filter(k -> k.startsWith("overlays/")).toList());
+        }
+    }
 
-  @Test
-  void shouldRejectAFieldTheModelDoesNotKnow() throws Exception {
-    var document = RepositoryFiles.yamlDocuments("""
-        apiVersion: apps/v1
-        kind: StatefulSet
-        metadata: {name: x}
-        spec:
-          template:
+    @ParameterizedTest
+    @MethodSource("kustomizations")
+    void shouldRenderOnlyTypedObjectsWithoutUnknownFields(String dir) throws Exception {
+        RenderedManifests rendered = render(dir);
+        assertThat(rendered.objects).isNotEmpty();
+        List<String> unknown = new ArrayList<>();
+        rendered.objects.forEach(o -> unknown.addAll(RenderedManifests.unknownFields(o)));
+        assertThat(unknown).as("fields the models do not know").isEmpty();
+        // one scrape path: no prometheus.io annotations anywhere (the ServiceMonitor is the only path)
+        assertThat(rendered.documents.toString()).doesNotContain("prometheus.io/");
+    }
+
+    @Test
+    void shouldRejectAFieldTheModelDoesNotKnow() throws Exception {
+        var document = RepositoryFiles.yamlDocuments("""
+            apiVersion: apps/v1
+            kind: StatefulSet
+            metadata: {name: x}
             spec:
-              containers:
-                - name: x
-                  securityContext: {allowPrivilegeEscalaton: false}
-        """).get(0);
-    StatefulSet typed = RepositoryFiles.YAML.treeToValue(document, StatefulSet.class);
-    assertThat(RenderedManifests.unknownFields(typed)).singleElement().asString().contains("allowPrivilegeEscalaton");
-  }
+              template:
+                spec:
+                  containers:
+                    - name: x
+                      securityContext: {allowPrivilegeEscalaton: false}
+            """).get(0);
+        StatefulSet typed = RepositoryFiles.YAML.treeToValue(document, StatefulSet.class);
+        assertThat(RenderedManifests.unknownFields(typed)).singleElement().asString().contains("allowPrivilegeEscalaton");
+    }
 
-  @ParameterizedTest
-  @MethodSource("kustomizations")
-  void shouldMeetTheRestrictedPodSecurityProfile(String dir) throws Exception {
-    StatefulSet statefulSet = render(dir).one(StatefulSet.class, "baton");
-    PodSpec pod = statefulSet.getSpec().getTemplate().getSpec();
-    PodSecurityContext podSecurity = pod.getSecurityContext();
-    // https://kubernetes.io/docs/concepts/security/pod-security-standards/ (baseline + restricted), by hand
-    assertThat(pod.getHostNetwork()).isNotEqualTo(Boolean.TRUE);
-    assertThat(pod.getHostPID()).isNotEqualTo(Boolean.TRUE);
-    assertThat(pod.getHostIPC()).isNotEqualTo(Boolean.TRUE);
-    assertThat(podSecurity.getRunAsNonRoot()).isTrue();
-    assertThat(podSecurity.getRunAsUser()).isNotNull().isNotZero();
-    assertThat(podSecurity.getSeccompProfile().getType()).isIn("RuntimeDefault", "Localhost");
-    Set<String> allowedVolumes = Set.of("configMap", "csi", "downwardAPI", "emptyDir", "ephemeral",
-        "persistentVolumeClaim", "projected", "secret");
-    for (Volume v : pod.getVolumes()) {
-      Map<String, Object> asMap = RepositoryFiles.YAML.convertValue(v, Map.class);
-      assertThat(asMap.keySet().stream().filter(k -> !k.equals("name"))).as(v.getName()).allMatch(allowedVolumes::contains);
-    }
-    List<Container> containers = new ArrayList<>(pod.getContainers());
-    if (pod.getInitContainers() != null) {
-      containers.addAll(pod.getInitContainers());
-    }
-    for (Container c : containers) {
-      SecurityContext s = c.getSecurityContext();
-      assertThat(s).as(c.getName()).isNotNull();
-      assertThat(s.getPrivileged()).isNotEqualTo(Boolean.TRUE);
-      assertThat(s.getAllowPrivilegeEscalation()).isFalse();
-      assertThat(s.getCapabilities().getDrop()).contains("ALL");
-      assertThat(s.getCapabilities().getAdd() == null ? List.<String>of() : s.getCapabilities().getAdd())
-          .allMatch("NET_BIND_SERVICE"::equals);
-      assertThat(s.getRunAsUser() == null || s.getRunAsUser() != 0L).as("not root").isTrue();
-      assertThat(s.getReadOnlyRootFilesystem()).as("read-only root filesystem").isTrue();
-      assertThat(c.getPorts()).allMatch(p -> p.getHostPort() == null || p.getHostPort() == 0);
-    }
-  }
-
-  @ParameterizedTest
-  @MethodSource("kustomizations")
-  void shouldGiveRocksDbAndTheJvmTheWritablePathsTheyNeed(String dir) throws Exception {
-    RenderedManifests rendered = render(dir);
-    StatefulSet statefulSet = rendered.one(StatefulSet.class, "baton");
-    Container baton = container(statefulSet);
-    Map<String, String> mounts = new HashMap<>();
-    for (VolumeMount m : baton.getVolumeMounts()) {
-      mounts.put(m.getMountPath(), m.getName());
-    }
-    BatonConfig config = batonConfig(rendered);
-    String stateDir = config.get("state.dir");
-    String stateMount = mounts.keySet().stream().filter(p -> stateDir.startsWith(p + "/")).findFirst()
-        .orElseThrow(() -> new AssertionError("state.dir " + stateDir + " is on no volume"));
-    assertThat(statefulSet.getSpec().getVolumeClaimTemplates()).extracting(c -> c.getMetadata().getName())
-        .contains(mounts.get(stateMount));
-    assertThat(mounts).containsKey("/tmp");
-    Volume tmp = statefulSet.getSpec().getTemplate().getSpec().getVolumes().stream()
-        .filter(v -> v.getName().equals(mounts.get("/tmp"))).findFirst().orElseThrow();
-    assertThat(tmp.getEmptyDir()).isNotNull();
-    assertThat(env(baton, "JAVA_TOOL_OPTIONS")).contains("-Djava.io.tmpdir=/tmp");
-    // two mounts must not nest inside each other (a mount point inside a read-only ConfigMap volume)
-    for (String a : mounts.keySet()) {
-      for (String b : mounts.keySet()) {
-        assertThat(a.equals(b) || !b.startsWith(a + "/")).as(a + " contains " + b).isTrue();
-      }
-    }
-  }
-
-  @ParameterizedTest
-  @MethodSource("kustomizations")
-  void shouldResolveEverySecretAndConfigMapReference(String dir) throws Exception {
-    RenderedManifests rendered = render(dir);
-    Container baton = container(rendered.one(StatefulSet.class, "baton"));
-    Set<String> documentedSecretKeys = documentedSecretKeys();
-    Map<String, Set<String>> secretKeysUsed = new HashMap<>();
-    for (EnvVar e : baton.getEnv()) {
-      if (e.getValueFrom() == null) {
-        continue;
-      }
-      var cm = e.getValueFrom().getConfigMapKeyRef();
-      if (cm != null) {
-        assertThat(rendered.one(ConfigMap.class, cm.getName()).getData()).as(e.getName()).containsKey(cm.getKey());
-      }
-      var secret = e.getValueFrom().getSecretKeyRef();
-      if (secret != null) {
-        secretKeysUsed.computeIfAbsent(secret.getName(), k -> new TreeSet<>()).add(secret.getKey());
-        var generated = rendered.find(Secret.class, secret.getName());
-        if (generated.isPresent() && !Boolean.TRUE.equals(secret.getOptional())) {
-          Map<String, String> data = new HashMap<>();
-          if (generated.get().getData() != null) {
-            data.putAll(generated.get().getData());
-          }
-          if (generated.get().getStringData() != null) {
-            data.putAll(generated.get().getStringData());
-          }
-          assertThat(data).as("Secret " + secret.getName() + " for " + e.getName()).containsKey(secret.getKey());
+    @ParameterizedTest
+    @MethodSource("kustomizations")
+    void shouldMeetTheRestrictedPodSecurityProfile(String dir) throws Exception {
+        StatefulSet statefulSet = render(dir).one(StatefulSet.class, "baton");
+        PodSpec pod = statefulSet.getSpec().getTemplate().getSpec();
+        PodSecurityContext podSecurity = pod.getSecurityContext();
+        // https://kubernetes.io/docs/concepts/security/pod-security-standards/ (baseline + restricted), by hand
+        assertThat(pod.getHostNetwork()).isNotEqualTo(Boolean.TRUE);
+        assertThat(pod.getHostPID()).isNotEqualTo(Boolean.TRUE);
+        assertThat(pod.getHostIPC()).isNotEqualTo(Boolean.TRUE);
+        assertThat(podSecurity.getRunAsNonRoot()).isTrue();
+        assertThat(podSecurity.getRunAsUser()).isNotNull().isNotZero();
+        assertThat(podSecurity.getSeccompProfile().getType()).isIn("RuntimeDefault", "Localhost");
+        Set<String> allowedVolumes = Set.of("configMap", "csi", "downwardAPI", "emptyDir", "ephemeral",
+                "persistentVolumeClaim", "projected", "secret");
+        for (Volume v : pod.getVolumes()) {
+            Map<String, Object> asMap = RepositoryFiles.YAML.convertValue(v, Map.class);
+            assertThat(asMap.keySet().stream().filter(k -> !k.equals("name"))).as(v.getName()).allMatch(allowedVolumes::contains);
         }
-        // a Secret the operator creates: the key is one deploy/README.md tells them to put in it
-        assertThat(documentedSecretKeys).as("keys of baton-credentials in deploy/README.md").contains(secret.getKey());
-      }
-    }
-    assertThat(secretKeysUsed).containsKey("baton-credentials");
-    for (var from : baton.getEnvFrom()) {
-      assertThat(rendered.find(ConfigMap.class, from.getConfigMapRef().getName())).isPresent();
-    }
-    for (Volume v : rendered.one(StatefulSet.class, "baton").getSpec().getTemplate().getSpec().getVolumes()) {
-      if (v.getConfigMap() != null) {
-        ConfigMap cm = rendered.one(ConfigMap.class, v.getConfigMap().getName());
-        v.getConfigMap().getItems().forEach(i -> assertThat(cm.getData()).containsKey(i.getKey()));
-      }
-      if (v.getSecret() != null) {
-        assertThat(secretKeysUsed).containsKey(v.getSecret().getSecretName());
-      }
-    }
-    // the configuration file the container is given is the ConfigMap's
-    List<String> args = baton.getArgs();
-    String file = args.get(args.indexOf("--config") + 1);
-    VolumeMount configMount = baton.getVolumeMounts().stream().filter(m -> file.startsWith(m.getMountPath() + "/"))
-        .findFirst().orElseThrow(() -> new AssertionError(file + " is on no volume"));
-    assertThat(file.substring(configMount.getMountPath().length() + 1)).isEqualTo("baton.properties");
-  }
-
-  @ParameterizedTest
-  @MethodSource("kustomizations")
-  void shouldGiveBatonOnlySettingsItAccepts(String dir) throws Exception {
-    RenderedManifests rendered = render(dir);
-    BatonConfig config = batonConfig(rendered);
-    assertThat(config.get("processing.guarantee")).isEqualTo("exactly_once_v2");
-    assertThat(config.get("client.id")).isEqualTo("baton-0");
-    assertThat(config.get("application.server")).isEqualTo("baton-0.baton-headless.ns.svc:8080");
-    int threads = Integer.parseInt(config.get("num.stream.threads"));
-    Container baton = container(rendered.one(StatefulSet.class, "baton"));
-    // one core per stream thread, memory bounded (request = limit: the pod is not evicted first)
-    Quantity cpu = baton.getResources().getRequests().get("cpu");
-    assertThat(Quantity.getAmountInBytes(cpu).doubleValue()).as("cpu request for %d threads", threads)
-        .isGreaterThanOrEqualTo(threads);
-    assertThat(baton.getResources().getLimits().get("memory")).isEqualTo(baton.getResources().getRequests().get("memory"));
-    Matcher heap = Pattern.compile("-XX:MaxRAMPercentage=(\\d+)").matcher(env(baton, "JAVA_TOOL_OPTIONS"));
-    assertThat(heap.find()).isTrue();
-    assertThat(Integer.parseInt(heap.group(1))).as("heap share: RocksDB and the JVM need memory outside the heap")
-        .isLessThanOrEqualTo(50);
-    // snapshots as large as the topics allow can be produced
-    assertThat(config.get("producer.max.request.size")).isEqualTo(Integer.toString(dev.baton.cli.ops.TopicPlan.MAX_MESSAGE_BYTES));
-  }
-
-  @ParameterizedTest
-  @MethodSource("kustomizations")
-  void shouldWireSelectorsAndPorts(String dir) throws Exception {
-    RenderedManifests rendered = render(dir);
-    StatefulSet statefulSet = rendered.one(StatefulSet.class, "baton");
-    Map<String, String> podLabels = statefulSet.getSpec().getTemplate().getMetadata().getLabels();
-    Container baton = container(statefulSet);
-    Set<String> portNames = new LinkedHashSet<>();
-    Set<Integer> portNumbers = new LinkedHashSet<>();
-    baton.getPorts().forEach(p -> {
-      portNames.add(p.getName());
-      portNumbers.add(p.getContainerPort());
-    });
-    assertThat(podLabels).containsAllEntriesOf(statefulSet.getSpec().getSelector().getMatchLabels());
-    statefulSet.getSpec().getTemplate().getSpec().getTopologySpreadConstraints().forEach(t ->
-        assertThat(podLabels).containsAllEntriesOf(t.getLabelSelector().getMatchLabels()));
-    assertThat(statefulSet.getSpec().getTemplate().getSpec().getTopologySpreadConstraints())
-        .anyMatch(t -> t.getTopologyKey().equals("kubernetes.io/hostname") && t.getWhenUnsatisfiable().equals("DoNotSchedule"));
-    assertThat(podLabels).containsAllEntriesOf(rendered.one(PodDisruptionBudget.class, "baton").getSpec().getSelector().getMatchLabels());
-    NetworkPolicy policy = rendered.one(NetworkPolicy.class, "baton");
-    assertThat(podLabels).containsAllEntriesOf(policy.getSpec().getPodSelector().getMatchLabels());
-    policy.getSpec().getIngress().forEach(rule -> rule.getPorts().forEach(p -> assertThat(portOf(p.getPort(), portNames, portNumbers)).isTrue()));
-    // egress reaches the brokers and the registry named in the configuration
-    Set<Integer> egress = new TreeSet<>();
-    policy.getSpec().getEgress().forEach(rule -> rule.getPorts().forEach(p -> egress.add(p.getPort().getIntVal())));
-    BatonConfig config = batonConfig(rendered);
-    for (String server : config.get("bootstrap.servers").split(",")) {
-      assertThat(egress).contains(Integer.parseInt(server.substring(server.lastIndexOf(':') + 1)));
-    }
-    assertThat(egress).contains(53);
-    for (Service service : rendered.all(Service.class)) {
-      assertThat(podLabels).containsAllEntriesOf(service.getSpec().getSelector());
-      for (ServicePort p : service.getSpec().getPorts()) {
-        assertThat(portOf(p.getTargetPort(), portNames, portNumbers)).as(service.getMetadata().getName()).isTrue();
-      }
-    }
-    assertThat(rendered.one(Service.class, statefulSet.getSpec().getServiceName()).getSpec().getClusterIP()).isEqualTo("None");
-    // every probe on a port the container serves; the paths are checked against a live Baton (LiveMetricsIT)
-    for (Probe probe : new Probe[] {baton.getStartupProbe(), baton.getLivenessProbe(), baton.getReadinessProbe()}) {
-      assertThat(probe).isNotNull();
-      assertThat(portOf(probe.getHttpGet().getPort(), portNames, portNumbers)).isTrue();
-      assertThat(probe.getTimeoutSeconds()).isBetween(1, probe.getPeriodSeconds() - 1);
-    }
-    List<String> args = baton.getArgs();
-    assertThat(args).startsWith("run");
-    assertThat(portNumbers).contains(Integer.parseInt(args.get(args.indexOf("--http-port") + 1)));
-    // the account has no API token: Baton does not call the Kubernetes API
-    assertThat(statefulSet.getSpec().getTemplate().getSpec().getAutomountServiceAccountToken()).isFalse();
-  }
-
-  @Test
-  void shouldScrapeThroughExactlyOneServiceWhenMonitoringIsOn() throws Exception {
-    RenderedManifests base = render("base");
-    assertThat(base.all(ServiceMonitor.class)).as("monitoring is opt-in").isEmpty();
-    RenderedManifests production = render("overlays/production");
-    ServiceMonitor monitor = production.all(ServiceMonitor.class).get(0);
-    Map<String, String> selector = monitor.getSpec().getSelector().getMatchLabels();
-    List<Service> scraped = production.all(Service.class).stream()
-        .filter(s -> s.getMetadata().getLabels().entrySet().containsAll(selector.entrySet())).toList();
-    assertThat(scraped).as("Services the ServiceMonitor selects").hasSize(1);
-    Set<String> servicePorts = new TreeSet<>();
-    scraped.get(0).getSpec().getPorts().forEach(p -> servicePorts.add(p.getName()));
-    monitor.getSpec().getEndpoints().forEach(e -> {
-      assertThat(servicePorts).contains(e.getPort());
-      assertThat(e.getPath()).isEqualTo("/metrics");
-    });
-  }
-
-  @Test
-  void shouldCarryTheTopicsOnlyWhereStrimziIsChosen() throws Exception {
-    assertThat(render("base").all(KafkaTopic.class)).isEmpty();
-    assertThat(render("overlays/production").all(KafkaTopic.class)).hasSize(4);
-  }
-
-  // ---- helpers ----------------------------------------------------------------------------------
-
-  static Container container(StatefulSet statefulSet) {
-    return statefulSet.getSpec().getTemplate().getSpec().getContainers().stream()
-        .filter(c -> c.getName().equals("baton")).findFirst().orElseThrow();
-  }
-
-  private static String env(Container c, String name) {
-    return c.getEnv().stream().filter(e -> e.getName().equals(name)).map(EnvVar::getValue).findFirst()
-        .orElseThrow(() -> new AssertionError("no " + name));
-  }
-
-  private static boolean portOf(IntOrString port, Set<String> names, Set<Integer> numbers) {
-    return port.getStrVal() != null ? names.contains(port.getStrVal()) : numbers.contains(port.getIntVal());
-  }
-
-  /** The keys of {@code baton-credentials} the operator is told to create, from deploy/README.md. */
-  static Set<String> documentedSecretKeys() throws IOException {
-    Set<String> keys = new TreeSet<>();
-    Matcher m = Pattern.compile("--from-(?:literal|file)=([A-Za-z0-9._-]+)=").matcher(Files.readString(DEPLOY.resolve("README.md")));
-    while (m.find()) {
-      keys.add(m.group(1));
-    }
-    return keys;
-  }
-
-  /**
-   * What pod baton-0 in namespace ns gets: the ConfigMap's file and variables, then the container's
-   * variables (the Kubernetes $(VAR) references expanded; a variable from a Secret gets a placeholder).
-   */
-  static BatonConfig batonConfig(RenderedManifests rendered) throws IOException {
-    StatefulSet statefulSet = rendered.one(StatefulSet.class, "baton");
-    Container baton = container(statefulSet);
-    ConfigMap configMap = rendered.one(ConfigMap.class, baton.getEnvFrom().get(0).getConfigMapRef().getName());
-    Path file = Files.createTempFile("baton", ".properties");
-    try {
-      Files.writeString(file, configMap.getData().get("baton.properties"));
-      Map<String, String> env = new HashMap<>();
-      configMap.getData().forEach((k, v) -> {
-        if (k.matches("[A-Z_][A-Z0-9_]*")) {
-          env.put(k, v);
+        List<Container> containers = new ArrayList<>(pod.getContainers());
+        if (pod.getInitContainers() != null) {
+            containers.addAll(pod.getInitContainers());
         }
-      });
-      Map<String, String> fields = Map.of("metadata.name", "baton-0", "metadata.namespace", "ns");
-      for (EnvVar e : baton.getEnv()) {
-        String value;
-        if (e.getValue() != null) {
-          value = e.getValue();
-          for (var known : env.entrySet()) {
-            value = value.replace("$(" + known.getKey() + ")", known.getValue());
-          }
-        } else if (e.getValueFrom().getFieldRef() != null) {
-          value = fields.get(e.getValueFrom().getFieldRef().getFieldPath());
-        } else if (e.getName().equals("BATON_SCHEMA_REGISTRY_URL")) {
-          value = "https://user:secret@registry.example:8081";
-        } else {
-          value = "placeholder-from-secret";
+        for (Container c : containers) {
+            SecurityContext s = c.getSecurityContext();
+            assertThat(s).as(c.getName()).isNotNull();
+            assertThat(s.getPrivileged()).isNotEqualTo(Boolean.TRUE);
+            assertThat(s.getAllowPrivilegeEscalation()).isFalse();
+            assertThat(s.getCapabilities().getDrop()).contains("ALL");
+            assertThat(s.getCapabilities().getAdd() == null ? List.<String>of() : s.getCapabilities().getAdd())
+                    .allMatch("NET_BIND_SERVICE"::equals);
+            assertThat(s.getRunAsUser() == null || s.getRunAsUser() != 0L).as("not root").isTrue();
+            assertThat(s.getReadOnlyRootFilesystem()).as("read-only root filesystem").isTrue();
+            assertThat(c.getPorts()).allMatch(p -> p.getHostPort() == null || p.getHostPort() == 0);
         }
-        env.put(e.getName(), value);
-      }
-      return BatonConfig.builder().file(file).environment(env).build();
-    } finally {
-      Files.delete(file);
     }
-  }
 
-  static Properties properties(String text) throws IOException {
-    Properties p = new Properties();
-    p.load(new StringReader(text));
-    return p;
-  }
+    @ParameterizedTest
+    @MethodSource("kustomizations")
+    void shouldGiveRocksDbAndTheJvmTheWritablePathsTheyNeed(String dir) throws Exception {
+        RenderedManifests rendered = render(dir);
+        StatefulSet statefulSet = rendered.one(StatefulSet.class, "baton");
+        Container baton = container(statefulSet);
+        Map<String, String> mounts = new HashMap<>();
+        for (VolumeMount m : baton.getVolumeMounts()) {
+            mounts.put(m.getMountPath(), m.getName());
+        }
+        BatonConfig config = batonConfig(rendered);
+        String stateDir = config.get("state.dir");
+        String stateMount = mounts.keySet().stream().filter(p -> stateDir.startsWith(p + "/")).findFirst()
+                .orElseThrow(() -> new AssertionError("state.dir " + stateDir + " is on no volume"));
+        assertThat(statefulSet.getSpec().getVolumeClaimTemplates()).extracting(c -> c.getMetadata().getName())
+                .contains(mounts.get(stateMount));
+        assertThat(mounts).containsKey("/tmp");
+        Volume tmp = statefulSet.getSpec().getTemplate().getSpec().getVolumes().stream()
+                .filter(v -> v.getName().equals(mounts.get("/tmp"))).findFirst().orElseThrow();
+        assertThat(tmp.getEmptyDir()).isNotNull();
+        assertThat(env(baton, "JAVA_TOOL_OPTIONS")).contains("-Djava.io.tmpdir=/tmp");
+        // two mounts must not nest inside each other (a mount point inside a read-only ConfigMap volume)
+        for (String a : mounts.keySet()) {
+            for (String b : mounts.keySet()) {
+                assertThat(a.equals(b) || !b.startsWith(a + "/")).as(a + " contains " + b).isTrue();
+            }
+        }
+    }
 
-  static List<HasMetadata> objects(RenderedManifests r) {
-    return r.objects;
-  }
+    @ParameterizedTest
+    @MethodSource("kustomizations")
+    void shouldResolveEverySecretAndConfigMapReference(String dir) throws Exception {
+        RenderedManifests rendered = render(dir);
+        Container baton = container(rendered.one(StatefulSet.class, "baton"));
+        Set<String> documentedSecretKeys = documentedSecretKeys();
+        Map<String, Set<String>> secretKeysUsed = new HashMap<>();
+        for (EnvVar e : baton.getEnv()) {
+            if (e.getValueFrom() == null) {
+                continue;
+            }
+            var cm = e.getValueFrom().getConfigMapKeyRef();
+            if (cm != null) {
+                assertThat(rendered.one(ConfigMap.class, cm.getName()).getData()).as(e.getName()).containsKey(cm.getKey());
+            }
+            var secret = e.getValueFrom().getSecretKeyRef();
+            if (secret != null) {
+                secretKeysUsed.computeIfAbsent(secret.getName(), k -> new TreeSet<>()).add(secret.getKey());
+                var generated = rendered.find(Secret.class, secret.getName());
+                if (generated.isPresent() && !Boolean.TRUE.equals(secret.getOptional())) {
+                    Map<String, String> data = new HashMap<>();
+                    if (generated.get().getData() != null) {
+                        data.putAll(generated.get().getData());
+                    }
+                    if (generated.get().getStringData() != null) {
+                        data.putAll(generated.get().getStringData());
+                    }
+                    assertThat(data).as("Secret " + secret.getName() + " for " + e.getName()).containsKey(secret.getKey());
+                }
+                // a Secret the operator creates: the key is one deploy/README.md tells them to put in it
+                assertThat(documentedSecretKeys).as("keys of baton-credentials in deploy/README.md").contains(secret.getKey());
+            }
+        }
+        assertThat(secretKeysUsed).containsKey("baton-credentials");
+        for (var from : baton.getEnvFrom()) {
+            assertThat(rendered.find(ConfigMap.class, from.getConfigMapRef().getName())).isPresent();
+        }
+        for (Volume v : rendered.one(StatefulSet.class, "baton").getSpec().getTemplate().getSpec().getVolumes()) {
+            if (v.getConfigMap() != null) {
+                ConfigMap cm = rendered.one(ConfigMap.class, v.getConfigMap().getName());
+                v.getConfigMap().getItems().forEach(i -> assertThat(cm.getData()).containsKey(i.getKey()));
+            }
+            if (v.getSecret() != null) {
+                assertThat(secretKeysUsed).containsKey(v.getSecret().getSecretName());
+            }
+        }
+        // the configuration file the container is given is the ConfigMap's
+        List<String> args = baton.getArgs();
+        String file = args.get(args.indexOf("--config") + 1);
+        VolumeMount configMount = baton.getVolumeMounts().stream().filter(m -> file.startsWith(m.getMountPath() + "/"))
+                .findFirst().orElseThrow(() -> new AssertionError(file + " is on no volume"));
+        assertThat(file.substring(configMount.getMountPath().length() + 1)).isEqualTo("baton.properties");
+    }
+
+    @ParameterizedTest
+    @MethodSource("kustomizations")
+    void shouldGiveBatonOnlySettingsItAccepts(String dir) throws Exception {
+        RenderedManifests rendered = render(dir);
+        BatonConfig config = batonConfig(rendered);
+        assertThat(config.get("processing.guarantee")).isEqualTo("exactly_once_v2");
+        assertThat(config.get("client.id")).isEqualTo("baton-0");
+        assertThat(config.get("application.server")).isEqualTo("baton-0.baton-headless.ns.svc:8080");
+        int threads = Integer.parseInt(config.get("num.stream.threads"));
+        Container baton = container(rendered.one(StatefulSet.class, "baton"));
+        // one core per stream thread, memory bounded (request = limit: the pod is not evicted first)
+        Quantity cpu = baton.getResources().getRequests().get("cpu");
+        assertThat(Quantity.getAmountInBytes(cpu).doubleValue()).as("cpu request for %d threads", threads)
+                .isGreaterThanOrEqualTo(threads);
+        assertThat(baton.getResources().getLimits().get("memory")).isEqualTo(baton.getResources().getRequests().get("memory"));
+        Matcher heap = Pattern.compile("-XX:MaxRAMPercentage=(\\d+)").matcher(env(baton, "JAVA_TOOL_OPTIONS"));
+        assertThat(heap.find()).isTrue();
+        assertThat(Integer.parseInt(heap.group(1))).as("heap share: RocksDB and the JVM need memory outside the heap")
+                .isLessThanOrEqualTo(50);
+        // snapshots as large as the topics allow can be produced
+        assertThat(config.get("producer.max.request.size")).isEqualTo(Integer.toString(dev.baton.cli.ops.TopicPlan.MAX_MESSAGE_BYTES));
+    }
+
+    @ParameterizedTest
+    @MethodSource("kustomizations")
+    void shouldWireSelectorsAndPorts(String dir) throws Exception {
+        RenderedManifests rendered = render(dir);
+        StatefulSet statefulSet = rendered.one(StatefulSet.class, "baton");
+        Map<String, String> podLabels = statefulSet.getSpec().getTemplate().getMetadata().getLabels();
+        Container baton = container(statefulSet);
+        Set<String> portNames = new LinkedHashSet<>();
+        Set<Integer> portNumbers = new LinkedHashSet<>();
+        baton.getPorts().forEach(p -> {
+            portNames.add(p.getName());
+            portNumbers.add(p.getContainerPort());
+        });
+        assertThat(podLabels).containsAllEntriesOf(statefulSet.getSpec().getSelector().getMatchLabels());
+        statefulSet.getSpec().getTemplate().getSpec().getTopologySpreadConstraints().forEach(t ->
+                assertThat(podLabels).containsAllEntriesOf(t.getLabelSelector().getMatchLabels()));
+        assertThat(statefulSet.getSpec().getTemplate().getSpec().getTopologySpreadConstraints())
+                .anyMatch(t -> t.getTopologyKey().equals("kubernetes.io/hostname") && t.getWhenUnsatisfiable().equals("DoNotSchedule"));
+        assertThat(podLabels).containsAllEntriesOf(rendered.one(PodDisruptionBudget.class, "baton").getSpec().getSelector().getMatchLabels());
+        NetworkPolicy policy = rendered.one(NetworkPolicy.class, "baton");
+        assertThat(podLabels).containsAllEntriesOf(policy.getSpec().getPodSelector().getMatchLabels());
+        policy.getSpec().getIngress().forEach(rule -> rule.getPorts().forEach(p -> assertThat(portOf(p.getPort(), portNames, portNumbers)).isTrue()));
+        // egress reaches the brokers and the registry named in the configuration
+        Set<Integer> egress = new TreeSet<>();
+        policy.getSpec().getEgress().forEach(rule -> rule.getPorts().forEach(p -> egress.add(p.getPort().getIntVal())));
+        BatonConfig config = batonConfig(rendered);
+        for (String server : config.get("bootstrap.servers").split(",")) {
+            assertThat(egress).contains(Integer.parseInt(server.substring(server.lastIndexOf(':') + 1)));
+        }
+        assertThat(egress).contains(53);
+        for (Service service : rendered.all(Service.class)) {
+            assertThat(podLabels).containsAllEntriesOf(service.getSpec().getSelector());
+            for (ServicePort p : service.getSpec().getPorts()) {
+                assertThat(portOf(p.getTargetPort(), portNames, portNumbers)).as(service.getMetadata().getName()).isTrue();
+            }
+        }
+        assertThat(rendered.one(Service.class, statefulSet.getSpec().getServiceName()).getSpec().getClusterIP()).isEqualTo("None");
+        // every probe on a port the container serves; the paths are checked against a live Baton (LiveMetricsIT)
+        for (Probe probe : new Probe[] {baton.getStartupProbe(), baton.getLivenessProbe(), baton.getReadinessProbe()}) {
+            assertThat(probe).isNotNull();
+            assertThat(portOf(probe.getHttpGet().getPort(), portNames, portNumbers)).isTrue();
+            assertThat(probe.getTimeoutSeconds()).isBetween(1, probe.getPeriodSeconds() - 1);
+        }
+        List<String> args = baton.getArgs();
+        assertThat(args).startsWith("run");
+        assertThat(portNumbers).contains(Integer.parseInt(args.get(args.indexOf("--http-port") + 1)));
+        // the account has no API token: Baton does not call the Kubernetes API
+        assertThat(statefulSet.getSpec().getTemplate().getSpec().getAutomountServiceAccountToken()).isFalse();
+    }
+
+    @Test
+    void shouldScrapeThroughExactlyOneServiceWhenMonitoringIsOn() throws Exception {
+        RenderedManifests base = render("base");
+        assertThat(base.all(ServiceMonitor.class)).as("monitoring is opt-in").isEmpty();
+        RenderedManifests production = render("overlays/production");
+        ServiceMonitor monitor = production.all(ServiceMonitor.class).get(0);
+        Map<String, String> selector = monitor.getSpec().getSelector().getMatchLabels();
+        List<Service> scraped = production.all(Service.class).stream()
+                .filter(s -> s.getMetadata().getLabels().entrySet().containsAll(selector.entrySet())).toList();
+        assertThat(scraped).as("Services the ServiceMonitor selects").hasSize(1);
+        Set<String> servicePorts = new TreeSet<>();
+        scraped.get(0).getSpec().getPorts().forEach(p -> servicePorts.add(p.getName()));
+        monitor.getSpec().getEndpoints().forEach(e -> {
+            assertThat(servicePorts).contains(e.getPort());
+            assertThat(e.getPath()).isEqualTo("/metrics");
+        });
+    }
+
+    @Test
+    void shouldCarryTheTopicsOnlyWhereStrimziIsChosen() throws Exception {
+        assertThat(render("base").all(KafkaTopic.class)).isEmpty();
+        assertThat(render("overlays/production").all(KafkaTopic.class)).hasSize(4);
+    }
+
+    // ---- helpers ----------------------------------------------------------------------------------
+
+    static Container container(StatefulSet statefulSet) {
+        return statefulSet.getSpec().getTemplate().getSpec().getContainers().stream()
+                .filter(c -> c.getName().equals("baton")).findFirst().orElseThrow();
+    }
+
+    private static String env(Container c, String name) {
+        return c.getEnv().stream().filter(e -> e.getName().equals(name)).map(EnvVar::getValue).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + name));
+    }
+
+    private static boolean portOf(IntOrString port, Set<String> names, Set<Integer> numbers) {
+        return port.getStrVal() != null ? names.contains(port.getStrVal()) : numbers.contains(port.getIntVal());
+    }
+
+    /** The keys of {@code baton-credentials} the operator is told to create, from deploy/README.md. */
+    static Set<String> documentedSecretKeys() throws IOException {
+        Set<String> keys = new TreeSet<>();
+        Matcher m = Pattern.compile("--from-(?:literal|file)=([A-Za-z0-9._-]+)=").matcher(Files.readString(DEPLOY.resolve("README.md")));
+        while (m.find()) {
+            keys.add(m.group(1));
+        }
+        return keys;
+    }
+
+    /**
+     * What pod baton-0 in namespace ns gets: the ConfigMap's file and variables, then the container's
+     * variables (the Kubernetes $(VAR) references expanded; a variable from a Secret gets a placeholder).
+     */
+    static BatonConfig batonConfig(RenderedManifests rendered) throws IOException {
+        StatefulSet statefulSet = rendered.one(StatefulSet.class, "baton");
+        Container baton = container(statefulSet);
+        ConfigMap configMap = rendered.one(ConfigMap.class, baton.getEnvFrom().get(0).getConfigMapRef().getName());
+        Path file = Files.createTempFile("baton", ".properties");
+        try {
+            Files.writeString(file, configMap.getData().get("baton.properties"));
+            Map<String, String> env = new HashMap<>();
+            configMap.getData().forEach((k, v) -> {
+                if (k.matches("[A-Z_][A-Z0-9_]*")) {
+                    env.put(k, v);
+                }
+            });
+            Map<String, String> fields = Map.of("metadata.name", "baton-0", "metadata.namespace", "ns");
+            for (EnvVar e : baton.getEnv()) {
+                String value;
+                if (e.getValue() != null) {
+                    value = e.getValue();
+                    for (var known : env.entrySet()) {
+                        value = value.replace("$(" + known.getKey() + ")", known.getValue());
+                    }
+                } else if (e.getValueFrom().getFieldRef() != null) {
+                    value = fields.get(e.getValueFrom().getFieldRef().getFieldPath());
+                } else if (e.getName().equals("BATON_SCHEMA_REGISTRY_URL")) {
+                    value = "https://user:secret@registry.example:8081";
+                } else {
+                    value = "placeholder-from-secret";
+                }
+                env.put(e.getName(), value);
+            }
+            return BatonConfig.builder().file(file).environment(env).build();
+        } finally {
+            Files.delete(file);
+        }
+    }
+
+    static Properties properties(String text) throws IOException {
+        Properties p = new Properties();
+        p.load(new StringReader(text));
+        return p;
+    }
+
+    static List<HasMetadata> objects(RenderedManifests r) {
+        return r.objects;
+    }
 }

@@ -22,83 +22,83 @@ import dev.baton.replay.embedded.EmbeddedKafka;
  */
 public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
 
-  private final Map<String, String> brokerOverrides;
-  private EmbeddedKafka kafka;
+    private final Map<String, String> brokerOverrides;
+    private EmbeddedKafka kafka;
 
-  public KafkaBroker() {
-    this(Map.of());
-  }
-
-  public KafkaBroker(Map<String, String> brokerOverrides) {
-    this.brokerOverrides = Map.copyOf(brokerOverrides);
-  }
-
-  @Override
-  public void beforeAll(ExtensionContext context) {
-    start();
-  }
-
-  @Override
-  public void afterAll(ExtensionContext context) {
-    close();
-  }
-
-  /** Starts the broker (once); returns this for chaining. */
-  public synchronized KafkaBroker start() {
-    if (kafka == null) {
-      kafka = EmbeddedKafka.start(brokerOverrides);
+    public KafkaBroker() {
+        this(Map.of());
     }
-    return this;
-  }
 
-  /** The running broker. */
-  public EmbeddedKafka kafka() {
-    if (kafka == null) {
-      throw new IllegalStateException("the broker is not started: register KafkaBroker as an extension or call start()");
+    public KafkaBroker(Map<String, String> brokerOverrides) {
+        this.brokerOverrides = Map.copyOf(brokerOverrides);
     }
-    return kafka;
-  }
 
-  public String bootstrapServers() {
-    return kafka().bootstrapServers();
-  }
-
-  public void createTopics(int partitions, String... names) {
-    kafka().createTopics(partitions, names);
-  }
-
-  /** Byte-array producer properties; {@code transactionalId} null for a plain idempotent producer. */
-  public Properties producerProps(String transactionalId) {
-    Properties props = new Properties();
-    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-    props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-    props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-    props.put(ProducerConfig.ACKS_CONFIG, "all");
-    if (transactionalId != null) {
-      props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        start();
     }
-    return props;
-  }
 
-  /** Byte-array consumer properties reading committed records only, from the earliest offset. */
-  public Properties consumerProps(String groupId) {
-    Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-    props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
-    props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-    props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-    props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    return props;
-  }
-
-  @Override
-  public synchronized void close() {
-    if (kafka != null) {
-      kafka.close();
-      kafka = null;
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
     }
-  }
+
+    /** Starts the broker (once); returns this for chaining. */
+    public synchronized KafkaBroker start() {
+        if (kafka == null) {
+            kafka = EmbeddedKafka.start(brokerOverrides);
+        }
+        return this;
+    }
+
+    /** The running broker. */
+    public EmbeddedKafka kafka() {
+        if (kafka == null) {
+            throw new IllegalStateException("the broker is not started: register KafkaBroker as an extension or call start()");
+        }
+        return kafka;
+    }
+
+    public String bootstrapServers() {
+        return kafka().bootstrapServers();
+    }
+
+    public void createTopics(int partitions, String... names) {
+        kafka().createTopics(partitions, names);
+    }
+
+    /** Byte-array producer properties; {@code transactionalId} null for a plain idempotent producer. */
+    public Properties producerProps(String transactionalId) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        if (transactionalId != null) {
+            props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        }
+        return props;
+    }
+
+    /** Byte-array consumer properties reading committed records only, from the earliest offset. */
+    public Properties consumerProps(String groupId) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        return props;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (kafka != null) {
+            kafka.close();
+            kafka = null;
+        }
+    }
 }

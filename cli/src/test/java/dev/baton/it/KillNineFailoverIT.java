@@ -52,206 +52,215 @@ import dev.baton.processor.InboundEvent;
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class KillNineFailoverIT {
 
-  @RegisterExtension
-  static final KafkaBroker kafka = new KafkaBroker();
+    @RegisterExtension
+    static final KafkaBroker kafka = new KafkaBroker();
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String IN = "kill.session-events";
-  private static final String OUT = "kill.context-snapshots";
-  private static final String DLQ = "kill.dead-letters";
-  private static final int SESSIONS = 24;
-  private final HttpClient http = HttpClient.newHttpClient();
-  private final List<ObjectNode> sent = new ArrayList<>();
-  private int events;
-  private double recoverySeconds;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String IN = "kill.session-events";
+    private static final String OUT = "kill.context-snapshots";
+    private static final String DLQ = "kill.dead-letters";
+    private static final int SESSIONS = 24;
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final List<ObjectNode> sent = new ArrayList<>();
+    private int events;
+    private double recoverySeconds;
 
-  @TempDir
-  Path dir;
+    @TempDir
+    Path dir;
 
-  @Test
-  void shouldResumeTheKilledInstancesPartitionsOnTheSurvivorExactlyOnce() throws Exception {
-    kafka.kafka().createTopics(4, IN);
-    kafka.kafka().createTopics(4, Map.of("max.message.bytes", "8388608"), OUT, DLQ);
-    int portA = freePort();
-    int portB = freePort();
-    Process a = start("a", portA);
-    Process b = start("b", portB);
-    try {
-      awaitReady(portA, a, "a");
-      awaitReady(portB, b, "b");
-      Map<String, Long> arrivals = new LinkedHashMap<>(); // snapshot id -> arrival (nanoTime)
-      Map<String, byte[]> actual = new LinkedHashMap<>();
-      java.util.Properties cp = kafka.consumerProps("kill-reader");
-      try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerProps(null));
-           KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(cp)) {
-        consumer.subscribe(List.of(OUT));
-        // round 1: every session gets a task, an answer and a hand-off
-        for (int s = 0; s < SESSIONS; s++) {
-          send(producer, turn(s, 0, "user", "USER", "task of session " + s));
-          send(producer, turn(s, 1, "qwen", "ASSISTANT", "plan of session " + s));
-          send(producer, handoff(s, "h1", "claude"));
+    @Test
+    void shouldResumeTheKilledInstancesPartitionsOnTheSurvivorExactlyOnce() throws Exception {
+        kafka.kafka().createTopics(4, IN);
+        kafka.kafka().createTopics(4, Map.of("max.message.bytes", "8388608"), OUT, DLQ);
+        int portA = freePort();
+        int portB = freePort();
+        Process a = start("a", portA);
+        Process b = start("b", portB);
+        try {
+            awaitReady(portA, a, "a");
+            awaitReady(portB, b, "b");
+            Map<String, Long> arrivals = new LinkedHashMap<>(); // snapshot id -> arrival (nanoTime)
+            Map<String, byte[]> actual = new LinkedHashMap<>();
+            java.util.Properties cp = kafka.consumerProps("kill-reader");
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerProps(null));
+                      KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(cp)) {
+                consumer.subscribe(List.of(OUT));
+                // round 1: every session gets a task, an answer and a hand-off
+                for (int s = 0; s < SESSIONS; s++) {
+                    send(producer, turn(s, 0, "user", "USER", "task of session " + s));
+                    send(producer, turn(s, 1, "qwen", "ASSISTANT", "plan of session " + s));
+                    send(producer, handoff(s, "h1", "claude"));
+                }
+                producer.flush();
+                await(consumer, actual, arrivals, SESSIONS, Duration.ofSeconds(90));
+
+                // round 2, mid-stream: half the sessions' events, SIGKILL of instance a, the other half
+                for (int s = 0; s < SESSIONS; s++) {
+                    send(producer, turn(s, 2, "claude", "ASSISTANT", "work of session " + s));
+                    send(producer, handoff(s, "h2", "qwen"));
+                    if (s == SESSIONS / 2) {
+                        producer.flush();
+                        Thread.sleep(300);
+                        a.destroyForcibly(); // SIGKILL: no commit, no leave-group
+                    }
+                }
+                long killedAt = System.nanoTime();
+                producer.flush();
+                // round 3 after the kill
+                for (int s = 0; s < SESSIONS; s++) {
+                    send(producer, turn(s, 3, "qwen", "ASSISTANT", "more work of session " + s));
+                    send(producer, handoff(s, "h3", "claude"));
+                }
+                producer.flush();
+                await(consumer, actual, arrivals, 3 * SESSIONS, Duration.ofSeconds(120));
+                assertThat(a.waitFor(10, TimeUnit.SECONDS)).isTrue();
+
+                long worst = 0;
+                for (int s = 0; s < SESSIONS; s++) {
+                    worst = Math.max(worst, arrivals.get("acme/s" + s + "/h3") - killedAt);
+                }
+                recoverySeconds = worst / 1e9;
+                System.out.printf("kill -9: %d snapshots, every session's round-3 snapshot within %.1f s of the kill%n",
+                        actual.size(), recoverySeconds);
+            }
+
+            Map<String, byte[]> expected = renderDirectly();
+            assertThat(actual.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
+            for (Map.Entry<String, byte[]> e : expected.entrySet()) {
+                // the audit fields (provenance: the offsets the application read; the hash over them) are the
+                // application's own, not the engine's: set aside, as SnapshotsMatchTheEngineIT does
+                assertThat(withoutAuditFields(actual.get(e.getKey()))).as(e.getKey())
+                        .isEqualTo(withoutAuditFields(e.getValue()));
+            }
+            assertThat(b.isAlive()).isTrue();
+            // a liveness bound, not the 15 s target: speed is measured and reported, never a timed test
+            assertThat(recoverySeconds).as("seconds from the kill to the last resumed session's snapshot")
+                    .isLessThan(60.0);
+        } finally {
+            a.destroyForcibly();
+            b.destroy();
+            if (!b.waitFor(60, TimeUnit.SECONDS)) {
+                b.destroyForcibly();
+            }
         }
-        producer.flush();
-        await(consumer, actual, arrivals, SESSIONS, Duration.ofSeconds(90));
+    }
 
-        // round 2, mid-stream: half the sessions' events, SIGKILL of instance a, the other half
-        for (int s = 0; s < SESSIONS; s++) {
-          send(producer, turn(s, 2, "claude", "ASSISTANT", "work of session " + s));
-          send(producer, handoff(s, "h2", "qwen"));
-          if (s == SESSIONS / 2) {
-            producer.flush();
-            Thread.sleep(300);
-            a.destroyForcibly(); // SIGKILL: no commit, no leave-group
-          }
+    /** The fault-free result: the engine alone, same decoder, same order per session, default policy. */
+    private Map<String, byte[]> renderDirectly() throws IOException {
+        SessionEventDecoder decoder = SessionEventDecoder.json(1024 * 1024);
+        SnapshotEncoder encoder = SnapshotEncoder.json();
+        Policy policy = Policy.defaults();
+        Map<String, SessionState> states = new LinkedHashMap<>();
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        for (ObjectNode event : sent) {
+            Decoded d = decoder.decode(key(event).getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(event));
+            InboundEvent ev = d.event();
+            SessionState state = states.computeIfAbsent(ev.sessionKey(), k -> SessionState.empty());
+            List<ReadyHandoff> ready = new ArrayList<>();
+            if (ev.turn() != null) {
+                ready.addAll(state.offerTurn(ev.turn(), policy, 0).released());
+            } else {
+                ready.addAll(state.offerHandoff(ev.handoff(), ev.occurredAtMillis(), policy, 0).ready());
+            }
+            for (ReadyHandoff r : ready) {
+                var snapshot = ContextEngine.render(ev.tenantId(), ev.sessionId(), state, r, policy);
+                out.put(snapshot.snapshotId(), encoder.encode(OUT, snapshot));
+            }
         }
-        long killedAt = System.nanoTime();
-        producer.flush();
-        // round 3 after the kill
-        for (int s = 0; s < SESSIONS; s++) {
-          send(producer, turn(s, 3, "qwen", "ASSISTANT", "more work of session " + s));
-          send(producer, handoff(s, "h3", "claude"));
+        return out;
+    }
+
+    private void await(KafkaConsumer<byte[], byte[]> consumer, Map<String, byte[]> actual, Map<String, Long> arrivals,
+            int expected, Duration timeout) throws IOException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (actual.size() < expected && System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                String id = JSON.readTree(r.value()).get("snapshot_id").asText();
+                assertThat(actual.put(id, r.value())).as("one snapshot per hand-off: %s", id).isNull();
+                arrivals.put(id, System.nanoTime());
+            }
         }
-        producer.flush();
-        await(consumer, actual, arrivals, 3 * SESSIONS, Duration.ofSeconds(120));
-        assertThat(a.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(actual).as("snapshots within %s", timeout).hasSize(expected);
+    }
 
-        long worst = 0;
-        for (int s = 0; s < SESSIONS; s++) {
-          worst = Math.max(worst, arrivals.get("acme/s" + s + "/h3") - killedAt);
+    private Process start(String name, int port) throws IOException {
+        Path log = dir.resolve(name + ".log");
+        ProcessBuilder builder = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-Dlog4j2.shutdownHookEnabled=false", "-cp", System.getProperty("java.class.path"),
+                BatonCommand.class.getName(), "run", "--bootstrap-servers", kafka.bootstrapServers(), "--format", "json",
+                "--http-port", Integer.toString(port))
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        Map<String, String> env = builder.environment();
+        env.put("BATON_STATE_DIR", dir.resolve("state-" + name).toString());
+        env.put("BATON_REPLICATION_FACTOR", "1");
+        env.put("BATON_APPLICATION_ID", "baton-kill");
+        env.put("BATON_APPLICATION_SERVER", "localhost:" + port);
+        env.put("BATON_TOPIC_SESSION_EVENTS", IN);
+        env.put("BATON_TOPIC_CONTEXT_SNAPSHOTS", OUT);
+        env.put("BATON_TOPIC_DEAD_LETTERS", DLQ);
+        env.put("BATON_TOPIC_TENANT_POLICIES", "");
+        return builder.start();
+    }
+
+    private ObjectNode envelope(int session) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("event_id", "e" + (++events));
+        o.put("tenant_id", "acme");
+        o.put("session_id", "s" + session);
+        o.put("occurred_at", "2026-12-01T00:00:00Z");
+        return o;
+    }
+
+    private ObjectNode turn(int session, long seq, String agent, String role, String text) {
+        ObjectNode o = envelope(session);
+        o.putObject("turn").put("seq", seq).put("agent", agent).put("role", role).put("text", text);
+        return o;
+    }
+
+    private ObjectNode handoff(int session, String id, String to) {
+        ObjectNode o = envelope(session);
+        o.putObject("handoff").put("handoff_id", id).put("to_agent", to).put("target", "LOCAL");
+        return o;
+    }
+
+    private static String key(ObjectNode event) {
+        return event.get("tenant_id").asText() + "/" + event.get("session_id").asText();
+    }
+
+    private void send(KafkaProducer<byte[], byte[]> producer, ObjectNode event) throws IOException {
+        sent.add(event);
+        producer.send(new ProducerRecord<>(IN, key(event).getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(event)));
+    }
+
+    private void awaitReady(int port, Process process, String name) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (System.nanoTime() < deadline) {
+            assertThat(process.isAlive()).as("%s exited early:\n%s", name, Files.readString(dir.resolve(name + ".log")))
+                    .isTrue();
+            try {
+                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/readyz"))
+                        .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.discarding());
+                if (r.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(250);
         }
-        recoverySeconds = worst / 1e9;
-        System.out.printf("kill -9: %d snapshots, every session's round-3 snapshot within %.1f s of the kill%n",
-            actual.size(), recoverySeconds);
-      }
-
-      Map<String, byte[]> expected = renderDirectly();
-      assertThat(actual.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
-      for (Map.Entry<String, byte[]> e : expected.entrySet()) {
-        assertThat(new String(actual.get(e.getKey()), StandardCharsets.UTF_8)).as(e.getKey())
-            .isEqualTo(new String(e.getValue(), StandardCharsets.UTF_8));
-      }
-      assertThat(b.isAlive()).isTrue();
-      // a liveness bound, not the 15 s target: speed is measured and reported, never a timed test
-      assertThat(recoverySeconds).as("seconds from the kill to the last resumed session's snapshot")
-          .isLessThan(60.0);
-    } finally {
-      a.destroyForcibly();
-      b.destroy();
-      if (!b.waitFor(60, TimeUnit.SECONDS)) {
-        b.destroyForcibly();
-      }
+        throw new AssertionError(name + " not ready in time:\n" + Files.readString(dir.resolve(name + ".log")));
     }
-  }
 
-  /** The fault-free result: the engine alone, same decoder, same order per session, default policy. */
-  private Map<String, byte[]> renderDirectly() throws IOException {
-    SessionEventDecoder decoder = SessionEventDecoder.json(1024 * 1024);
-    SnapshotEncoder encoder = SnapshotEncoder.json();
-    Policy policy = Policy.defaults();
-    Map<String, SessionState> states = new LinkedHashMap<>();
-    Map<String, byte[]> out = new LinkedHashMap<>();
-    for (ObjectNode event : sent) {
-      Decoded d = decoder.decode(key(event).getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(event));
-      InboundEvent ev = d.event();
-      SessionState state = states.computeIfAbsent(ev.sessionKey(), k -> SessionState.empty());
-      List<ReadyHandoff> ready = new ArrayList<>();
-      if (ev.turn() != null) {
-        ready.addAll(state.offerTurn(ev.turn(), policy, 0).released());
-      } else {
-        ready.addAll(state.offerHandoff(ev.handoff(), ev.occurredAtMillis(), policy, 0).ready());
-      }
-      for (ReadyHandoff r : ready) {
-        var snapshot = ContextEngine.render(ev.tenantId(), ev.sessionId(), state, r, policy);
-        out.put(snapshot.snapshotId(), encoder.encode(OUT, snapshot));
-      }
-    }
-    return out;
-  }
-
-  private void await(KafkaConsumer<byte[], byte[]> consumer, Map<String, byte[]> actual, Map<String, Long> arrivals,
-      int expected, Duration timeout) throws IOException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (actual.size() < expected && System.nanoTime() < deadline) {
-      for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-        String id = JSON.readTree(r.value()).get("snapshot_id").asText();
-        assertThat(actual.put(id, r.value())).as("one snapshot per hand-off: %s", id).isNull();
-        arrivals.put(id, System.nanoTime());
-      }
-    }
-    assertThat(actual).as("snapshots within %s", timeout).hasSize(expected);
-  }
-
-  private Process start(String name, int port) throws IOException {
-    Path log = dir.resolve(name + ".log");
-    ProcessBuilder builder = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-Dlog4j2.shutdownHookEnabled=false", "-cp", System.getProperty("java.class.path"),
-        BatonCommand.class.getName(), "run", "--bootstrap-servers", kafka.bootstrapServers(), "--format", "json",
-        "--http-port", Integer.toString(port))
-        .redirectErrorStream(true).redirectOutput(log.toFile());
-    Map<String, String> env = builder.environment();
-    env.put("BATON_STATE_DIR", dir.resolve("state-" + name).toString());
-    env.put("BATON_REPLICATION_FACTOR", "1");
-    env.put("BATON_APPLICATION_ID", "baton-kill");
-    env.put("BATON_APPLICATION_SERVER", "localhost:" + port);
-    env.put("BATON_TOPIC_SESSION_EVENTS", IN);
-    env.put("BATON_TOPIC_CONTEXT_SNAPSHOTS", OUT);
-    env.put("BATON_TOPIC_DEAD_LETTERS", DLQ);
-    env.put("BATON_TOPIC_TENANT_POLICIES", "");
-    return builder.start();
-  }
-
-  private ObjectNode envelope(int session) {
-    ObjectNode o = JSON.createObjectNode();
-    o.put("event_id", "e" + (++events));
-    o.put("tenant_id", "acme");
-    o.put("session_id", "s" + session);
-    o.put("occurred_at", "2026-12-01T00:00:00Z");
-    return o;
-  }
-
-  private ObjectNode turn(int session, long seq, String agent, String role, String text) {
-    ObjectNode o = envelope(session);
-    o.putObject("turn").put("seq", seq).put("agent", agent).put("role", role).put("text", text);
-    return o;
-  }
-
-  private ObjectNode handoff(int session, String id, String to) {
-    ObjectNode o = envelope(session);
-    o.putObject("handoff").put("handoff_id", id).put("to_agent", to).put("target", "LOCAL");
-    return o;
-  }
-
-  private static String key(ObjectNode event) {
-    return event.get("tenant_id").asText() + "/" + event.get("session_id").asText();
-  }
-
-  private void send(KafkaProducer<byte[], byte[]> producer, ObjectNode event) throws IOException {
-    sent.add(event);
-    producer.send(new ProducerRecord<>(IN, key(event).getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(event)));
-  }
-
-  private void awaitReady(int port, Process process, String name) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-    while (System.nanoTime() < deadline) {
-      assertThat(process.isAlive()).as("%s exited early:\n%s", name, Files.readString(dir.resolve(name + ".log")))
-          .isTrue();
-      try {
-        HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/readyz"))
-            .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.discarding());
-        if (r.statusCode() == 200) {
-          return;
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
         }
-      } catch (IOException notYet) {
-        // not listening yet
-      }
-      Thread.sleep(250);
     }
-    throw new AssertionError(name + " not ready in time:\n" + Files.readString(dir.resolve(name + ".log")));
-  }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
+    private static ObjectNode withoutAuditFields(byte[] json) throws IOException {
+        ObjectNode node = (ObjectNode) JSON.readTree(json);
+        node.remove("provenance");
+        node.remove("content_sha256");
+        return node;
     }
-  }
 }

@@ -46,229 +46,229 @@ import dev.baton.cli.BatonCommand;
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class NoPoisonPillIT {
 
-  @RegisterExtension
-  static final KafkaBroker kafka = new KafkaBroker();
+    @RegisterExtension
+    static final KafkaBroker kafka = new KafkaBroker();
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final int MIB = 1024 * 1024;
-  private final HttpClient http = HttpClient.newHttpClient();
-  private int events;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int MIB = 1024 * 1024;
+    private final HttpClient http = HttpClient.newHttpClient();
+    private int events;
 
-  @TempDir
-  Path dir;
+    @TempDir
+    Path dir;
 
-  @Test
-  void shouldKeepRunningAndEmitEverySnapshotWhateverTheSessionsHold() throws Exception {
-    String in = "np.session-events", out = "np.context-snapshots", dlq = "np.dead-letters";
-    // the input topic takes a record of 1 MiB - 1 (Kafka's default limit is 1 MiB + 12 bytes per batch)
-    kafka.kafka().createTopics(2, Map.of("max.message.bytes", Integer.toString(2 * MIB)), in);
-    kafka.kafka().createTopics(2, Map.of("max.message.bytes", Integer.toString(8 * MIB)), out, dlq);
-    int port = freePort();
-    Path log = dir.resolve("run.log");
-    Process process = start(port, log, "np", in, out, dlq);
-    try {
-      awaitReady(port, process, log);
-      Map<String, String> expected = new HashMap<>(); // hand-off id -> session
-      try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps())) {
-        // 1. ten turns of 50,000 CJK characters (a snapshot of about 1.2 MB)
-        send(producer, in, turn("acme", "cjk", 0, "user", "USER", "翻译".repeat(25_000)));
-        for (int i = 1; i < 10; i++) {
-          send(producer, in, turn("acme", "cjk", i, i % 2 == 0 ? "qwen" : "claude", "ASSISTANT",
-              "漢字".repeat(25_000)));
+    @Test
+    void shouldKeepRunningAndEmitEverySnapshotWhateverTheSessionsHold() throws Exception {
+        String in = "np.session-events", out = "np.context-snapshots", dlq = "np.dead-letters";
+        // the input topic takes a record of 1 MiB - 1 (Kafka's default limit is 1 MiB + 12 bytes per batch)
+        kafka.kafka().createTopics(2, Map.of("max.message.bytes", Integer.toString(2 * MIB)), in);
+        kafka.kafka().createTopics(2, Map.of("max.message.bytes", Integer.toString(8 * MIB)), out, dlq);
+        int port = freePort();
+        Path log = dir.resolve("run.log");
+        Process process = start(port, log, "np", in, out, dlq);
+        try {
+            awaitReady(port, process, log);
+            Map<String, String> expected = new HashMap<>(); // hand-off id -> session
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps())) {
+                // 1. ten turns of 50,000 CJK characters (a snapshot of about 1.2 MB)
+                send(producer, in, turn("acme", "cjk", 0, "user", "USER", "翻译".repeat(25_000)));
+                for (int i = 1; i < 10; i++) {
+                    send(producer, in, turn("acme", "cjk", i, i % 2 == 0 ? "qwen" : "claude", "ASSISTANT",
+                            "漢字".repeat(25_000)));
+                }
+                send(producer, in, handoff("acme", "cjk", "h-cjk", "claude"));
+                expected.put("h-cjk", "cjk");
+                // 2. an input record of exactly 1 MiB - 1 bytes
+                // (key and value together, as the input limit counts a record: baton.policy.max_record_bytes = 1 MiB)
+                ObjectNode big = turn("acme", "big", 0, "user", "USER", "");
+                int envelope = JSON.writeValueAsBytes(big).length + "acme/big".length();
+                ((ObjectNode) big.get("turn")).put("text", "b".repeat(MIB - 1 - envelope));
+                assertThat(JSON.writeValueAsBytes(big).length + "acme/big".length()).isEqualTo(MIB - 1);
+                send(producer, in, big);
+                send(producer, in, handoff("acme", "big", "h-big", "claude"));
+                expected.put("h-big", "big");
+                // 3. tool results of astral characters only (Jackson writes each as two escapes: 12 bytes, 720 KB a turn)
+                send(producer, in, turn("acme", "astral", 0, "user", "USER", "\uD83D\uDE00"));
+                for (int i = 1; i <= 6; i++) {
+                    ObjectNode t = turn("acme", "astral", i, "qwen", "ASSISTANT", "");
+                    ArrayNode trail = ((ObjectNode) t.get("turn")).putArray("trail");
+                    trail.addObject().put("call_id", "c" + i).put("tool", "read").put("result", "\uD83D\uDE00".repeat(60_000))
+                            .put("status", "OK").putObject("arguments");
+                    send(producer, in, t);
+                }
+                send(producer, in, handoff("acme", "astral", "h-astral", "claude"));
+                expected.put("h-astral", "astral");
+                // 4. a session of many tiny messages from agents with the longest names
+                send(producer, in, turn("acme", "tiny", 0, "user", "USER", "go"));
+                for (int i = 1; i < 3_000; i++) {
+                    send(producer, in, turn("acme", "tiny", i, (i % 2 == 0 ? "a" : "b").repeat(64), "ASSISTANT", "."));
+                }
+                send(producer, in, handoff("acme", "tiny", "h-tiny", "claude"));
+                expected.put("h-tiny", "tiny");
+                // 5. an ordinary session after all of them
+                send(producer, in, turn("acme", "after", 0, "user", "USER", "still there?"));
+                send(producer, in, handoff("acme", "after", "h-after", "claude"));
+                expected.put("h-after", "after");
+                producer.flush();
+            }
+
+            Map<String, Integer> sizes = snapshotSizes(out, expected.size(), Duration.ofMinutes(4), process, log);
+            assertThat(sizes).containsOnlyKeys(expected.keySet());
+            assertThat(sizes.get("h-cjk")).as("the 10 × 50,000 CJK snapshot is over 1 MiB").isGreaterThan(MIB);
+            assertThat(sizes.values()).allSatisfy(size -> assertThat(size).isLessThanOrEqualTo(8 * MIB));
+            assertThat(deadLetters(dlq)).as("dead letters").isEmpty();
+            assertThat(process.isAlive()).isTrue();
+            assertThat(status(port, "/readyz")).isEqualTo(200);
+        } finally {
+            stop(process, log);
         }
-        send(producer, in, handoff("acme", "cjk", "h-cjk", "claude"));
-        expected.put("h-cjk", "cjk");
-        // 2. an input record of exactly 1 MiB - 1 bytes
-        // (key and value together, as the input limit counts a record: baton.policy.max_record_bytes = 1 MiB)
-        ObjectNode big = turn("acme", "big", 0, "user", "USER", "");
-        int envelope = JSON.writeValueAsBytes(big).length + "acme/big".length();
-        ((ObjectNode) big.get("turn")).put("text", "b".repeat(MIB - 1 - envelope));
-        assertThat(JSON.writeValueAsBytes(big).length + "acme/big".length()).isEqualTo(MIB - 1);
-        send(producer, in, big);
-        send(producer, in, handoff("acme", "big", "h-big", "claude"));
-        expected.put("h-big", "big");
-        // 3. tool results of astral characters only (Jackson writes each as two escapes: 12 bytes, 720 KB a turn)
-        send(producer, in, turn("acme", "astral", 0, "user", "USER", "\uD83D\uDE00"));
-        for (int i = 1; i <= 6; i++) {
-          ObjectNode t = turn("acme", "astral", i, "qwen", "ASSISTANT", "");
-          ArrayNode trail = ((ObjectNode) t.get("turn")).putArray("trail");
-          trail.addObject().put("call_id", "c" + i).put("tool", "read").put("result", "\uD83D\uDE00".repeat(60_000))
-              .put("status", "OK").putObject("arguments");
-          send(producer, in, t);
+    }
+
+    @Test
+    void shouldRefuseToStartAgainstAnOutputTopicThatCannotTakeTheLimit() throws Exception {
+        String in = "small.session-events", out = "small.context-snapshots", dlq = "small.dead-letters";
+        kafka.kafka().createTopics(1, in, dlq);
+        kafka.kafka().createTopics(1, Map.of("max.message.bytes", Integer.toString(MIB)), out);
+        Path log = dir.resolve("small.log");
+        Process process = start(freePort(), log, "small", in, out, dlq);
+        assertThat(process.waitFor(90, TimeUnit.SECONDS)).as("exits").isTrue();
+        String output = Files.readString(log);
+        assertThat(process.exitValue()).as(output).isEqualTo(1);
+        assertThat(output).contains("small.context-snapshots has max.message.bytes=" + MIB)
+                .contains("baton.max-output-bytes=" + 8 * MIB);
+    }
+
+    // ---- helpers ---------------------------------------------------------------------------------------------------
+
+    private Process start(int port, Path log, String app, String in, String out, String dlq) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx1g", "-Dlog4j2.shutdownHookEnabled=false", "-cp", System.getProperty("java.class.path"),
+                BatonCommand.class.getName(), "run", "--bootstrap-servers", kafka.bootstrapServers(), "--format", "json",
+                "--http-port", Integer.toString(port))
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        Map<String, String> env = builder.environment();
+        env.put("BATON_STATE_DIR", dir.resolve("state-" + app).toString());
+        env.put("BATON_REPLICATION_FACTOR", "1");
+        env.put("BATON_NUM_STANDBY_REPLICAS", "0");
+        env.put("BATON_APPLICATION_ID", "baton-" + app);
+        env.put("BATON_APPLICATION_SERVER", "localhost:" + port);
+        env.put("BATON_TOPIC_SESSION_EVENTS", in);
+        env.put("BATON_TOPIC_CONTEXT_SNAPSHOTS", out);
+        env.put("BATON_TOPIC_DEAD_LETTERS", dlq);
+        env.put("BATON_TOPIC_TENANT_POLICIES", "");
+        return builder.start();
+    }
+
+    private static void stop(Process process, Path log) throws Exception {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
-        send(producer, in, handoff("acme", "astral", "h-astral", "claude"));
-        expected.put("h-astral", "astral");
-        // 4. a session of many tiny messages from agents with the longest names
-        send(producer, in, turn("acme", "tiny", 0, "user", "USER", "go"));
-        for (int i = 1; i < 3_000; i++) {
-          send(producer, in, turn("acme", "tiny", i, (i % 2 == 0 ? "a" : "b").repeat(64), "ASSISTANT", "."));
+    }
+
+    private java.util.Properties producerProps() {
+        java.util.Properties p = kafka.producerProps(null);
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(2 * MIB));
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        return p;
+    }
+
+    private ObjectNode envelope(String tenant, String session) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("event_id", "e" + (++events));
+        o.put("tenant_id", tenant);
+        o.put("session_id", session);
+        o.put("occurred_at", "2026-12-01T00:00:00Z");
+        return o;
+    }
+
+    private ObjectNode turn(String tenant, String session, long seq, String agent, String role, String text) {
+        ObjectNode o = envelope(tenant, session);
+        o.putObject("turn").put("seq", seq).put("agent", agent).put("role", role).put("text", text);
+        return o;
+    }
+
+    private ObjectNode handoff(String tenant, String session, String id, String to) {
+        ObjectNode o = envelope(tenant, session);
+        o.putObject("handoff").put("handoff_id", id).put("to_agent", to).put("target", "LOCAL");
+        return o;
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> producer, String topic, ObjectNode event) throws IOException {
+        String key = event.get("tenant_id").asText() + "/" + event.get("session_id").asText();
+        producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(event)));
+    }
+
+    private Map<String, Integer> snapshotSizes(String topic, int expected, Duration timeout, Process process, Path log)
+            throws IOException {
+        Map<String, Integer> sizes = new HashMap<>();
+        java.util.Properties props = kafka.consumerProps("np-reader-" + topic);
+        props.put("max.partition.fetch.bytes", Integer.toString(16 * MIB));
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (sizes.size() < expected && System.nanoTime() < deadline) {
+                assertThat(process.isAlive()).as("baton run stopped:\n%s", tail(log)).isTrue();
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    JsonNode s = JSON.readTree(r.value());
+                    assertThat(sizes.put(s.get("handoff_id").asText(), r.value().length)).as("exactly once").isNull();
+                }
+            }
         }
-        send(producer, in, handoff("acme", "tiny", "h-tiny", "claude"));
-        expected.put("h-tiny", "tiny");
-        // 5. an ordinary session after all of them
-        send(producer, in, turn("acme", "after", 0, "user", "USER", "still there?"));
-        send(producer, in, handoff("acme", "after", "h-after", "claude"));
-        expected.put("h-after", "after");
-        producer.flush();
-      }
-
-      Map<String, Integer> sizes = snapshotSizes(out, expected.size(), Duration.ofMinutes(4), process, log);
-      assertThat(sizes).containsOnlyKeys(expected.keySet());
-      assertThat(sizes.get("h-cjk")).as("the 10 × 50,000 CJK snapshot is over 1 MiB").isGreaterThan(MIB);
-      assertThat(sizes.values()).allSatisfy(size -> assertThat(size).isLessThanOrEqualTo(8 * MIB));
-      assertThat(deadLetters(dlq)).as("dead letters").isEmpty();
-      assertThat(process.isAlive()).isTrue();
-      assertThat(status(port, "/readyz")).isEqualTo(200);
-    } finally {
-      stop(process, log);
+        assertThat(sizes).as("snapshots seen; log:\n%s", tail(log)).hasSize(expected);
+        return sizes;
     }
-  }
 
-  @Test
-  void shouldRefuseToStartAgainstAnOutputTopicThatCannotTakeTheLimit() throws Exception {
-    String in = "small.session-events", out = "small.context-snapshots", dlq = "small.dead-letters";
-    kafka.kafka().createTopics(1, in, dlq);
-    kafka.kafka().createTopics(1, Map.of("max.message.bytes", Integer.toString(MIB)), out);
-    Path log = dir.resolve("small.log");
-    Process process = start(freePort(), log, "small", in, out, dlq);
-    assertThat(process.waitFor(90, TimeUnit.SECONDS)).as("exits").isTrue();
-    String output = Files.readString(log);
-    assertThat(process.exitValue()).as(output).isEqualTo(1);
-    assertThat(output).contains("small.context-snapshots has max.message.bytes=" + MIB)
-        .contains("baton.max-output-bytes=" + 8 * MIB);
-  }
-
-  // ---- helpers ---------------------------------------------------------------------------------------------------
-
-  private Process start(int port, Path log, String app, String in, String out, String dlq) throws IOException {
-    ProcessBuilder builder = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx1g", "-Dlog4j2.shutdownHookEnabled=false", "-cp", System.getProperty("java.class.path"),
-        BatonCommand.class.getName(), "run", "--bootstrap-servers", kafka.bootstrapServers(), "--format", "json",
-        "--http-port", Integer.toString(port))
-        .redirectErrorStream(true).redirectOutput(log.toFile());
-    Map<String, String> env = builder.environment();
-    env.put("BATON_STATE_DIR", dir.resolve("state-" + app).toString());
-    env.put("BATON_REPLICATION_FACTOR", "1");
-    env.put("BATON_NUM_STANDBY_REPLICAS", "0");
-    env.put("BATON_APPLICATION_ID", "baton-" + app);
-    env.put("BATON_APPLICATION_SERVER", "localhost:" + port);
-    env.put("BATON_TOPIC_SESSION_EVENTS", in);
-    env.put("BATON_TOPIC_CONTEXT_SNAPSHOTS", out);
-    env.put("BATON_TOPIC_DEAD_LETTERS", dlq);
-    env.put("BATON_TOPIC_TENANT_POLICIES", "");
-    return builder.start();
-  }
-
-  private static void stop(Process process, Path log) throws Exception {
-    process.destroy();
-    if (!process.waitFor(60, TimeUnit.SECONDS)) {
-      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-    }
-  }
-
-  private java.util.Properties producerProps() {
-    java.util.Properties p = kafka.producerProps(null);
-    p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(2 * MIB));
-    p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-    return p;
-  }
-
-  private ObjectNode envelope(String tenant, String session) {
-    ObjectNode o = JSON.createObjectNode();
-    o.put("event_id", "e" + (++events));
-    o.put("tenant_id", tenant);
-    o.put("session_id", session);
-    o.put("occurred_at", "2026-12-01T00:00:00Z");
-    return o;
-  }
-
-  private ObjectNode turn(String tenant, String session, long seq, String agent, String role, String text) {
-    ObjectNode o = envelope(tenant, session);
-    o.putObject("turn").put("seq", seq).put("agent", agent).put("role", role).put("text", text);
-    return o;
-  }
-
-  private ObjectNode handoff(String tenant, String session, String id, String to) {
-    ObjectNode o = envelope(tenant, session);
-    o.putObject("handoff").put("handoff_id", id).put("to_agent", to).put("target", "LOCAL");
-    return o;
-  }
-
-  private static void send(KafkaProducer<byte[], byte[]> producer, String topic, ObjectNode event) throws IOException {
-    String key = event.get("tenant_id").asText() + "/" + event.get("session_id").asText();
-    producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(event)));
-  }
-
-  private Map<String, Integer> snapshotSizes(String topic, int expected, Duration timeout, Process process, Path log)
-      throws IOException {
-    Map<String, Integer> sizes = new HashMap<>();
-    java.util.Properties props = kafka.consumerProps("np-reader-" + topic);
-    props.put("max.partition.fetch.bytes", Integer.toString(16 * MIB));
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-      consumer.subscribe(List.of(topic));
-      long deadline = System.nanoTime() + timeout.toNanos();
-      while (sizes.size() < expected && System.nanoTime() < deadline) {
-        assertThat(process.isAlive()).as("baton run stopped:\n%s", tail(log)).isTrue();
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-          JsonNode s = JSON.readTree(r.value());
-          assertThat(sizes.put(s.get("handoff_id").asText(), r.value().length)).as("exactly once").isNull();
+    /** code: message of every dead letter on {@code topic}. */
+    private List<String> deadLetters(String topic) {
+        java.util.Properties props = kafka.consumerProps("np-count-" + topic);
+        List<String> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(300))) {
+                    out.add(header(r, "baton.error.code") + ": " + header(r, "baton.error.message"));
+                }
+            }
         }
-      }
+        return out;
     }
-    assertThat(sizes).as("snapshots seen; log:\n%s", tail(log)).hasSize(expected);
-    return sizes;
-  }
 
-  /** code: message of every dead letter on {@code topic}. */
-  private List<String> deadLetters(String topic) {
-    java.util.Properties props = kafka.consumerProps("np-count-" + topic);
-    List<String> out = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-      consumer.subscribe(List.of(topic));
-      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-      while (System.nanoTime() < deadline) {
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(300))) {
-          out.add(header(r, "baton.error.code") + ": " + header(r, "baton.error.message"));
+    private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
+        var h = r.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
+    private void awaitReady(int port, Process process, Path log) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (System.nanoTime() < deadline) {
+            assertThat(process.isAlive()).as("baton run exited early:\n%s", tail(log)).isTrue();
+            try {
+                if (status(port, "/readyz") == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(250);
         }
-      }
+        throw new AssertionError("not ready in time:\n" + tail(log));
     }
-    return out;
-  }
 
-  private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
-    var h = r.headers().lastHeader(name);
-    return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
-  }
+    private int status(int port, String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
 
-  private void awaitReady(int port, Process process, Path log) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-    while (System.nanoTime() < deadline) {
-      assertThat(process.isAlive()).as("baton run exited early:\n%s", tail(log)).isTrue();
-      try {
-        if (status(port, "/readyz") == 200) {
-          return;
+    private static String tail(Path log) throws IOException {
+        String s = Files.readString(log);
+        return s.length() > 20_000 ? s.substring(s.length() - 20_000) : s;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
         }
-      } catch (IOException notYet) {
-        // not listening yet
-      }
-      Thread.sleep(250);
     }
-    throw new AssertionError("not ready in time:\n" + tail(log));
-  }
-
-  private int status(int port, String path) throws IOException, InterruptedException {
-    return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-        .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-  }
-
-  private static String tail(Path log) throws IOException {
-    String s = Files.readString(log);
-    return s.length() > 20_000 ? s.substring(s.length() - 20_000) : s;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
 }

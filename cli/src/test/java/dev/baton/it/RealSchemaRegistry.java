@@ -33,188 +33,188 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class RealSchemaRegistry implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
 
-  /** Where the jar is, relative to the repository root. */
-  static final String JAR_IN_REPOSITORY = "tools/schema-registry/target/quarkus-app/quarkus-run.jar";
-  private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    /** Where the jar is, relative to the repository root. */
+    static final String JAR_IN_REPOSITORY = "tools/schema-registry/target/quarkus-app/quarkus-run.jar";
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-  private Process process;
-  private Path log;
-  private int port;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private Process process;
+    private Path log;
+    private int port;
 
-  @Override
-  public void beforeAll(ExtensionContext context) {
-    start();
-  }
-
-  @Override
-  public void afterAll(ExtensionContext context) {
-    close();
-  }
-
-  /**
-   * Starts the registry and waits until it is ready; skips (assumption) or fails when the jar is
-   * missing, see the class comment.
-   */
-  public synchronized RealSchemaRegistry start() {
-    if (process != null) {
-      return this;
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        start();
     }
-    Path jar = locateJar();
-    if (!Files.isRegularFile(jar)) {
-      String message = "the schema registry jar " + jar + " is missing; build it with: tools/schema-registry/registry.sh build";
-      if (required()) {
-        throw new IllegalStateException(message
-            + " (required because " + (System.getProperty("baton.it.requireRegistry") != null
-                ? "-Dbaton.it.requireRegistry=true" : "CI=true") + ")");
-      }
-      Assumptions.abort(message + " (skipping; set CI=true or -Dbaton.it.requireRegistry=true to fail instead)");
-    }
-    // a port picked free can be taken before the registry binds it: try a few
-    IllegalStateException lastFailure = null;
-    for (int attempt = 0; attempt < 3; attempt++) {
-      try {
-        launch(jar, freePort());
-        return this;
-      } catch (IllegalStateException e) {
-        lastFailure = e;
-      }
-    }
-    throw lastFailure;
-  }
 
-  /** True when a missing registry jar must fail the tests rather than skip them. */
-  static boolean required() {
-    String property = System.getProperty("baton.it.requireRegistry");
-    if (property != null) {
-      return Boolean.parseBoolean(property);
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
     }
-    return "true".equalsIgnoreCase(System.getenv("CI"));
-  }
 
-  /** The jar named by {@code -Dbaton.it.registryJar}, else found from the working directory upwards. */
-  static Path locateJar() {
-    String configured = System.getProperty("baton.it.registryJar");
-    if (configured != null && !configured.isBlank()) {
-      return Paths.get(configured).toAbsolutePath().normalize();
+    /**
+     * Starts the registry and waits until it is ready; skips (assumption) or fails when the jar is
+     * missing, see the class comment.
+     */
+    public synchronized RealSchemaRegistry start() {
+        if (process != null) {
+            return this;
+        }
+        Path jar = locateJar();
+        if (!Files.isRegularFile(jar)) {
+            String message = "the schema registry jar " + jar + " is missing; build it with: tools/schema-registry/registry.sh build";
+            if (required()) {
+                throw new IllegalStateException(message
+                        + " (required because " + (System.getProperty("baton.it.requireRegistry") != null
+                                ? "-Dbaton.it.requireRegistry=true" : "CI=true") + ")");
+            }
+            Assumptions.abort(message + " (skipping; set CI=true or -Dbaton.it.requireRegistry=true to fail instead)");
+        }
+        // a port picked free can be taken before the registry binds it: try a few
+        IllegalStateException lastFailure = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            try {
+                launch(jar, freePort());
+                return this;
+            } catch (IllegalStateException e) {
+                lastFailure = e;
+            }
+        }
+        throw lastFailure;
     }
-    Path dir = Paths.get("").toAbsolutePath();
-    for (Path candidate = dir; candidate != null; candidate = candidate.getParent()) {
-      Path jar = candidate.resolve(JAR_IN_REPOSITORY);
-      if (Files.isRegularFile(jar)) {
-        return jar;
-      }
-    }
-    return dir.resolve(JAR_IN_REPOSITORY);
-  }
 
-  private void launch(Path jar, int chosenPort) {
-    String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    try {
-      Path logDir = Paths.get("target");
-      Files.createDirectories(logDir);
-      log = logDir.resolve("schema-registry-" + chosenPort + ".log");
-      process = new ProcessBuilder(List.of(java,
-          "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-          "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + chosenPort,
-          "-jar", jar.toString()))
-          .redirectErrorStream(true)
-          .redirectOutput(log.toFile())
-          .start();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start the schema registry", e);
+    /** True when a missing registry jar must fail the tests rather than skip them. */
+    static boolean required() {
+        String property = System.getProperty("baton.it.requireRegistry");
+        if (property != null) {
+            return Boolean.parseBoolean(property);
+        }
+        return "true".equalsIgnoreCase(System.getenv("CI"));
     }
-    port = chosenPort;
-    // a crashed test JVM must not leave a registry running
-    Process started = process;
-    Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly, "schema-registry-kill"));
-    awaitReady();
-  }
 
-  private void awaitReady() {
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health/ready"))
-        .timeout(Duration.ofSeconds(2)).build();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
+    /** The jar named by {@code -Dbaton.it.registryJar}, else found from the working directory upwards. */
+    static Path locateJar() {
+        String configured = System.getProperty("baton.it.registryJar");
+        if (configured != null && !configured.isBlank()) {
+            return Paths.get(configured).toAbsolutePath().normalize();
+        }
+        Path dir = Paths.get("").toAbsolutePath();
+        for (Path candidate = dir; candidate != null; candidate = candidate.getParent()) {
+            Path jar = candidate.resolve(JAR_IN_REPOSITORY);
+            if (Files.isRegularFile(jar)) {
+                return jar;
+            }
+        }
+        return dir.resolve(JAR_IN_REPOSITORY);
+    }
+
+    private void launch(Path jar, int chosenPort) {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        try {
+            Path logDir = Paths.get("target");
+            Files.createDirectories(logDir);
+            log = logDir.resolve("schema-registry-" + chosenPort + ".log");
+            process = new ProcessBuilder(List.of(java,
+                    "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                    "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + chosenPort,
+                    "-jar", jar.toString()))
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the schema registry", e);
+        }
+        port = chosenPort;
+        // a crashed test JVM must not leave a registry running
+        Process started = process;
+        Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly, "schema-registry-kill"));
+        awaitReady();
+    }
+
+    private void awaitReady() {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health/ready"))
+                .timeout(Duration.ofSeconds(2)).build();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                String tail = logTail();
+                stopProcess();
+                throw new IllegalStateException("the schema registry exited before it was ready:\n" + tail);
+            }
+            try {
+                if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notListeningYet) {
+                // keep polling
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                stopProcess();
+                throw new IllegalStateException("interrupted while waiting for the schema registry", e);
+            }
+            sleep(200);
+        }
         String tail = logTail();
         stopProcess();
-        throw new IllegalStateException("the schema registry exited before it was ready:\n" + tail);
-      }
-      try {
-        if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-          return;
+        throw new IllegalStateException("the schema registry was not ready within " + READY_TIMEOUT + ":\n" + tail);
+    }
+
+    /** Confluent API base URL, e.g. {@code http://127.0.0.1:40123/apis/ccompat/v7}. */
+    public String url() {
+        if (process == null) {
+            throw new IllegalStateException("the schema registry is not started");
         }
-      } catch (IOException notListeningYet) {
-        // keep polling
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+        return "http://127.0.0.1:" + port + "/apis/ccompat/v7";
+    }
+
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public synchronized void close() {
         stopProcess();
-        throw new IllegalStateException("interrupted while waiting for the schema registry", e);
-      }
-      sleep(200);
     }
-    String tail = logTail();
-    stopProcess();
-    throw new IllegalStateException("the schema registry was not ready within " + READY_TIMEOUT + ":\n" + tail);
-  }
 
-  /** Confluent API base URL, e.g. {@code http://127.0.0.1:40123/apis/ccompat/v7}. */
-  public String url() {
-    if (process == null) {
-      throw new IllegalStateException("the schema registry is not started");
+    private void stopProcess() {
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        process = null;
     }
-    return "http://127.0.0.1:" + port + "/apis/ccompat/v7";
-  }
 
-  public int port() {
-    return port;
-  }
-
-  @Override
-  public synchronized void close() {
-    stopProcess();
-  }
-
-  private void stopProcess() {
-    if (process == null) {
-      return;
+    private String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+        } catch (IOException | RuntimeException e) {
+            return "(no log: " + e + ")";
+        }
     }
-    process.destroy();
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
-    process = null;
-  }
 
-  private String logTail() {
-    try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-    } catch (IOException | RuntimeException e) {
-      return "(no log: " + e + ")";
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port", e);
+        }
     }
-  }
 
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free port", e);
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
 }

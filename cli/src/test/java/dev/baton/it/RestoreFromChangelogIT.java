@@ -47,183 +47,183 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class RestoreFromChangelogIT {
 
-  @RegisterExtension
-  static final KafkaBroker kafka = new KafkaBroker();
+    @RegisterExtension
+    static final KafkaBroker kafka = new KafkaBroker();
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  @Test
-  void shouldRestoreEverySessionFromTheChangelogsAndGoOnAsIfNothingHappened() throws Exception {
-    List<String> lines = sample();
-    Path stateDir = Files.createTempDirectory("baton-it-state");
-    Map<String, String> settings = new HashMap<>();
-    settings.put("bootstrap.servers", kafka.bootstrapServers());
-    settings.put(BatonConfig.FORMAT, "json");
-    settings.put("application.id", "baton-it-restore");
-    settings.put("replication.factor", "1");
-    settings.put("num.standby.replicas", "0");
-    settings.put("state.dir", stateDir.toString());
-    settings.put(BatonConfig.PUNCTUATE_WALL_CLOCK, "false");
-    BatonConfig config = BatonConfig.of(settings);
-    kafka.createTopics(4, config.sessionEventsTopic(), config.contextSnapshotsTopic(), config.deadLettersTopic());
-    kafka.createTopics(1, config.tenantPoliciesTopic().orElseThrow());
+    @Test
+    void shouldRestoreEverySessionFromTheChangelogsAndGoOnAsIfNothingHappened() throws Exception {
+        List<String> lines = sample();
+        Path stateDir = Files.createTempDirectory("baton-it-state");
+        Map<String, String> settings = new HashMap<>();
+        settings.put("bootstrap.servers", kafka.bootstrapServers());
+        settings.put(BatonConfig.FORMAT, "json");
+        settings.put("application.id", "baton-it-restore");
+        settings.put("replication.factor", "1");
+        settings.put("num.standby.replicas", "0");
+        settings.put("state.dir", stateDir.toString());
+        settings.put(BatonConfig.PUNCTUATE_WALL_CLOCK, "false");
+        BatonConfig config = BatonConfig.of(settings);
+        kafka.createTopics(4, config.sessionEventsTopic(), config.contextSnapshotsTopic(), config.deadLettersTopic());
+        kafka.createTopics(1, config.tenantPoliciesTopic().orElseThrow());
 
-    Map<String, byte[]> expected = renderDirectly(lines);
-    assertThat(expected).hasSizeGreaterThan(3);
+        Map<String, byte[]> expected = renderDirectly(lines);
+        assertThat(expected).hasSizeGreaterThan(3);
 
-    int half = lines.size() / 2;
-    LinkedHashSet<String> sessions = new LinkedHashSet<>();
-    for (String line : lines) sessions.add(key(line));
-    send(config, lines.subList(0, half), List.of());
-    runUntilCommitted(config, stateDir);
-    EmbeddedKafka.deleteRecursively(stateDir);
-    assertThat(stateDir).doesNotExist();
+        int half = lines.size() / 2;
+        LinkedHashSet<String> sessions = new LinkedHashSet<>();
+        for (String line : lines) sessions.add(key(line));
+        send(config, lines.subList(0, half), List.of());
+        runUntilCommitted(config, stateDir);
+        EmbeddedKafka.deleteRecursively(stateDir);
+        assertThat(stateDir).doesNotExist();
 
-    // the second half, a hand-off of the first half sent again (its id is remembered: no second snapshot), settles
-    String again = lines.subList(0, half).stream().filter(l -> l.contains("\"handoff\"")).findFirst().orElseThrow();
-    List<String> rest = new ArrayList<>(lines.subList(half, lines.size()));
-    rest.add(again);
-    send(config, rest, List.copyOf(sessions));
+        // the second half, a hand-off of the first half sent again (its id is remembered: no second snapshot), settles
+        String again = lines.subList(0, half).stream().filter(l -> l.contains("\"handoff\"")).findFirst().orElseThrow();
+        List<String> rest = new ArrayList<>(lines.subList(half, lines.size()));
+        rest.add(again);
+        send(config, rest, List.copyOf(sessions));
 
-    Map<String, byte[]> actual = new LinkedHashMap<>();
-    Path restored = Files.createTempDirectory("baton-it-restored");
-    settings.put("state.dir", restored.toString());
-    BatonConfig second = BatonConfig.of(settings);
-    try (KafkaStreams streams = new KafkaStreams(BatonTopology.buildTopology(second),
-        BatonTopology.streamsProperties(second));
-         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.consumerProps("it-restore-reader"))) {
-      streams.start();
-      consumer.subscribe(List.of(config.contextSnapshotsTopic()));
-      long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-      while (actual.size() < expected.size() && System.nanoTime() < deadline) {
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          String id = JSON.readTree(r.value()).get("snapshot_id").asText();
-          assertThat(actual.put(id, r.value())).as("one snapshot per hand-off: %s", id).isNull();
+        Map<String, byte[]> actual = new LinkedHashMap<>();
+        Path restored = Files.createTempDirectory("baton-it-restored");
+        settings.put("state.dir", restored.toString());
+        BatonConfig second = BatonConfig.of(settings);
+        try (KafkaStreams streams = new KafkaStreams(BatonTopology.buildTopology(second),
+                BatonTopology.streamsProperties(second));
+                  KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.consumerProps("it-restore-reader"))) {
+            streams.start();
+            consumer.subscribe(List.of(config.contextSnapshotsTopic()));
+            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+            while (actual.size() < expected.size() && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    String id = JSON.readTree(r.value()).get("snapshot_id").asText();
+                    assertThat(actual.put(id, r.value())).as("one snapshot per hand-off: %s", id).isNull();
+                }
+            }
+            // a little longer: a duplicate snapshot of the re-sent hand-off would show up now
+            long quiet = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+            while (System.nanoTime() < quiet) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    String id = JSON.readTree(r.value()).get("snapshot_id").asText();
+                    assertThat(actual.put(id, r.value())).as("one snapshot per hand-off: %s", id).isNull();
+                }
+            }
+            streams.close(Duration.ofSeconds(30));
+        } finally {
+            EmbeddedKafka.deleteRecursively(restored);
         }
-      }
-      // a little longer: a duplicate snapshot of the re-sent hand-off would show up now
-      long quiet = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-      while (System.nanoTime() < quiet) {
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          String id = JSON.readTree(r.value()).get("snapshot_id").asText();
-          assertThat(actual.put(id, r.value())).as("one snapshot per hand-off: %s", id).isNull();
+
+        assertThat(actual.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
+        for (Map.Entry<String, byte[]> e : expected.entrySet()) {
+            // the application adds the input range (provenance) and the content hash; the rest is the engine's rendering
+            assertThat(withoutAudit(actual.get(e.getKey()))).as(e.getKey()).isEqualTo(withoutAudit(e.getValue()));
         }
-      }
-      streams.close(Duration.ofSeconds(30));
-    } finally {
-      EmbeddedKafka.deleteRecursively(restored);
     }
 
-    assertThat(actual.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
-    for (Map.Entry<String, byte[]> e : expected.entrySet()) {
-      // the application adds the input range (provenance) and the content hash; the rest is the engine's rendering
-      assertThat(withoutAudit(actual.get(e.getKey()))).as(e.getKey()).isEqualTo(withoutAudit(e.getValue()));
-    }
-  }
-
-  private static void send(BatonConfig config, List<String> lines, List<String> settle) {
-    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerProps(null))) {
-      for (String line : lines) {
-        producer.send(new ProducerRecord<>(config.sessionEventsTopic(), bytes(key(line)), bytes(line)));
-      }
-      for (String key : settle) {
-        ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(config.sessionEventsTopic(), bytes(key), new byte[0]);
-        r.headers().add(SessionContextProcessor.CONTROL_HEADER, bytes(SessionContextProcessor.SETTLE));
-        producer.send(r);
-      }
-    }
-  }
-
-  /** Runs the application until its committed offsets reach the end of the input, then closes it. */
-  private static void runUntilCommitted(BatonConfig config, Path stateDir) throws Exception {
-    try (KafkaStreams streams = new KafkaStreams(BatonTopology.buildTopology(config),
-        BatonTopology.streamsProperties(config));
-         org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
-             Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-      streams.start();
-      String topic = config.sessionEventsTopic();
-      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new HashMap<>();
-      for (int p = 0; p < 4; p++) {
-        latest.put(new org.apache.kafka.common.TopicPartition(topic, p), org.apache.kafka.clients.admin.OffsetSpec.latest());
-      }
-      long end = 0;
-      for (var e : admin.listOffsets(latest).all().get().values()) end += e.offset();
-      long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-      while (System.nanoTime() < deadline) {
-        long done = 0;
-        for (var e : admin.listConsumerGroupOffsets(config.applicationId()).partitionsToOffsetAndMetadata().get()
-            .entrySet()) {
-          if (e.getKey().topic().equals(topic) && e.getValue() != null) done += e.getValue().offset();
+    private static void send(BatonConfig config, List<String> lines, List<String> settle) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerProps(null))) {
+            for (String line : lines) {
+                producer.send(new ProducerRecord<>(config.sessionEventsTopic(), bytes(key(line)), bytes(line)));
+            }
+            for (String key : settle) {
+                ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(config.sessionEventsTopic(), bytes(key), new byte[0]);
+                r.headers().add(SessionContextProcessor.CONTROL_HEADER, bytes(SessionContextProcessor.SETTLE));
+                producer.send(r);
+            }
         }
-        if (done >= end) break;
-        Thread.sleep(100);
-      }
-      streams.close(Duration.ofSeconds(30));
     }
-  }
 
-  /** The engine alone: same decoder, same order, the contract's default policy, settled at the end. */
-  private static Map<String, byte[]> renderDirectly(List<String> lines) {
-    SessionEventDecoder decoder = SessionEventDecoder.json(1024 * 1024);
-    SnapshotEncoder encoder = SnapshotEncoder.json();
-    Policy policy = Policy.defaults();
-    Map<String, SessionState> states = new LinkedHashMap<>();
-    Map<String, byte[]> out = new LinkedHashMap<>();
-    for (String line : lines) {
-      Decoded d = decoder.decode(bytes(key(line)), bytes(line));
-      if (!d.accepted()) continue;
-      InboundEvent ev = d.event();
-      SessionState state = states.computeIfAbsent(ev.sessionKey(), k -> SessionState.empty());
-      List<ReadyHandoff> ready = new ArrayList<>();
-      if (ev.turn() != null) ready.addAll(state.offerTurn(ev.turn(), policy, 0).released());
-      else if (ev.handoff() != null) ready.addAll(state.offerHandoff(ev.handoff(), ev.occurredAtMillis(), policy, 0).ready());
-      else state.close(0);
-      for (ReadyHandoff r : ready) put(out, encoder, ev.tenantId(), ev.sessionId(), state, r, policy);
+    /** Runs the application until its committed offsets reach the end of the input, then closes it. */
+    private static void runUntilCommitted(BatonConfig config, Path stateDir) throws Exception {
+        try (KafkaStreams streams = new KafkaStreams(BatonTopology.buildTopology(config),
+                BatonTopology.streamsProperties(config));
+                  org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+                          Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            streams.start();
+            String topic = config.sessionEventsTopic();
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new HashMap<>();
+            for (int p = 0; p < 4; p++) {
+                latest.put(new org.apache.kafka.common.TopicPartition(topic, p), org.apache.kafka.clients.admin.OffsetSpec.latest());
+            }
+            long end = 0;
+            for (var e : admin.listOffsets(latest).all().get().values()) end += e.offset();
+            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            while (System.nanoTime() < deadline) {
+                long done = 0;
+                for (var e : admin.listConsumerGroupOffsets(config.applicationId()).partitionsToOffsetAndMetadata().get()
+                        .entrySet()) {
+                    if (e.getKey().topic().equals(topic) && e.getValue() != null) done += e.getValue().offset();
+                }
+                if (done >= end) break;
+                Thread.sleep(100);
+            }
+            streams.close(Duration.ofSeconds(30));
+        }
     }
-    for (Map.Entry<String, SessionState> e : states.entrySet()) {
-      SessionKey ids = SessionKey.parse(e.getKey()).orElseThrow();
-      for (ReadyHandoff r : e.getValue().settleAll(policy)) {
-        put(out, encoder, ids.tenantId(), ids.sessionId(), e.getValue(), r, policy);
-      }
+
+    /** The engine alone: same decoder, same order, the contract's default policy, settled at the end. */
+    private static Map<String, byte[]> renderDirectly(List<String> lines) {
+        SessionEventDecoder decoder = SessionEventDecoder.json(1024 * 1024);
+        SnapshotEncoder encoder = SnapshotEncoder.json();
+        Policy policy = Policy.defaults();
+        Map<String, SessionState> states = new LinkedHashMap<>();
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        for (String line : lines) {
+            Decoded d = decoder.decode(bytes(key(line)), bytes(line));
+            if (!d.accepted()) continue;
+            InboundEvent ev = d.event();
+            SessionState state = states.computeIfAbsent(ev.sessionKey(), k -> SessionState.empty());
+            List<ReadyHandoff> ready = new ArrayList<>();
+            if (ev.turn() != null) ready.addAll(state.offerTurn(ev.turn(), policy, 0).released());
+            else if (ev.handoff() != null) ready.addAll(state.offerHandoff(ev.handoff(), ev.occurredAtMillis(), policy, 0).ready());
+            else state.close(0);
+            for (ReadyHandoff r : ready) put(out, encoder, ev.tenantId(), ev.sessionId(), state, r, policy);
+        }
+        for (Map.Entry<String, SessionState> e : states.entrySet()) {
+            SessionKey ids = SessionKey.parse(e.getKey()).orElseThrow();
+            for (ReadyHandoff r : e.getValue().settleAll(policy)) {
+                put(out, encoder, ids.tenantId(), ids.sessionId(), e.getValue(), r, policy);
+            }
+        }
+        return out;
     }
-    return out;
-  }
 
-  private static void put(Map<String, byte[]> out, SnapshotEncoder encoder, String tenant, String session,
-      SessionState state, ReadyHandoff ready, Policy policy) {
-    var snapshot = ContextEngine.render(tenant, session, state, ready, policy);
-    out.put(snapshot.snapshotId(), encoder.encode("baton.context-snapshots", snapshot));
-  }
-
-  private static List<String> sample() throws Exception {
-    List<String> lines = new ArrayList<>();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(Objects.requireNonNull(
-        RestoreFromChangelogIT.class.getResourceAsStream("/demo/sessions.jsonl")), StandardCharsets.UTF_8))) {
-      for (String line = r.readLine(); line != null; line = r.readLine()) {
-        if (!line.isBlank()) lines.add(line);
-      }
+    private static void put(Map<String, byte[]> out, SnapshotEncoder encoder, String tenant, String session,
+            SessionState state, ReadyHandoff ready, Policy policy) {
+        var snapshot = ContextEngine.render(tenant, session, state, ready, policy);
+        out.put(snapshot.snapshotId(), encoder.encode("baton.context-snapshots", snapshot));
     }
-    return lines;
-  }
 
-  private static String key(String line) {
-    try {
-      JsonNode n = JSON.readTree(line);
-      return SessionKey.format(n.path("tenant_id").asText(), n.path("session_id").asText());
-    } catch (Exception e) {
-      return "unreadable/line";
+    private static List<String> sample() throws Exception {
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(Objects.requireNonNull(
+                RestoreFromChangelogIT.class.getResourceAsStream("/demo/sessions.jsonl")), StandardCharsets.UTF_8))) {
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                if (!line.isBlank()) lines.add(line);
+            }
+        }
+        return lines;
     }
-  }
 
-  private static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
+    private static String key(String line) {
+        try {
+            JsonNode n = JSON.readTree(line);
+            return SessionKey.format(n.path("tenant_id").asText(), n.path("session_id").asText());
+        } catch (Exception e) {
+            return "unreadable/line";
+        }
+    }
 
-  /** The JSON line with provenance and content hash set to null. */
-  private static String withoutAudit(byte[] line) throws java.io.IOException {
-    com.fasterxml.jackson.databind.node.ObjectNode n = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(line);
-    n.putNull("provenance");
-    n.putNull("content_sha256");
-    return n.toString();
-  }
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The JSON line with provenance and content hash set to null. */
+    private static String withoutAudit(byte[] line) throws java.io.IOException {
+        com.fasterxml.jackson.databind.node.ObjectNode n = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(line);
+        n.putNull("provenance");
+        n.putNull("content_sha256");
+        return n.toString();
+    }
 }

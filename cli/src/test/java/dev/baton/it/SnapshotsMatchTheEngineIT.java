@@ -48,138 +48,138 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SnapshotsMatchTheEngineIT {
 
-  @RegisterExtension
-  static final KafkaBroker kafka = new KafkaBroker();
+    @RegisterExtension
+    static final KafkaBroker kafka = new KafkaBroker();
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  @Test
-  void shouldEmitExactlyTheSnapshotsTheEngineRendersDirectly() throws Exception {
-    List<String> lines = sample();
-    Path stateDir = Files.createTempDirectory("baton-it-state");
-    Map<String, String> settings = new HashMap<>();
-    settings.put("bootstrap.servers", kafka.bootstrapServers());
-    settings.put(BatonConfig.FORMAT, "json");
-    settings.put("application.id", "baton-it-match");
-    settings.put("replication.factor", "1");
-    settings.put("num.standby.replicas", "0");
-    settings.put("state.dir", stateDir.toString());
-    settings.put(BatonConfig.PUNCTUATE_WALL_CLOCK, "false");
-    BatonConfig config = BatonConfig.of(settings);
-    kafka.createTopics(4, config.sessionEventsTopic(), config.contextSnapshotsTopic(), config.deadLettersTopic());
-    kafka.createTopics(1, config.tenantPoliciesTopic().orElseThrow());
+    @Test
+    void shouldEmitExactlyTheSnapshotsTheEngineRendersDirectly() throws Exception {
+        List<String> lines = sample();
+        Path stateDir = Files.createTempDirectory("baton-it-state");
+        Map<String, String> settings = new HashMap<>();
+        settings.put("bootstrap.servers", kafka.bootstrapServers());
+        settings.put(BatonConfig.FORMAT, "json");
+        settings.put("application.id", "baton-it-match");
+        settings.put("replication.factor", "1");
+        settings.put("num.standby.replicas", "0");
+        settings.put("state.dir", stateDir.toString());
+        settings.put(BatonConfig.PUNCTUATE_WALL_CLOCK, "false");
+        BatonConfig config = BatonConfig.of(settings);
+        kafka.createTopics(4, config.sessionEventsTopic(), config.contextSnapshotsTopic(), config.deadLettersTopic());
+        kafka.createTopics(1, config.tenantPoliciesTopic().orElseThrow());
 
-    Map<String, byte[]> expected = renderDirectly(lines);
-    assertThat(expected).hasSizeGreaterThan(3);
+        Map<String, byte[]> expected = renderDirectly(lines);
+        assertThat(expected).hasSizeGreaterThan(3);
 
-    LinkedHashSet<String> sessions = new LinkedHashSet<>();
-    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerProps(null))) {
-      for (String line : lines) {
-        String key = key(line);
-        sessions.add(key);
-        producer.send(new ProducerRecord<>(config.sessionEventsTopic(), bytes(key), bytes(line)));
-      }
-      for (String key : sessions) {
-        ProducerRecord<byte[], byte[]> settle = new ProducerRecord<>(config.sessionEventsTopic(), bytes(key), new byte[0]);
-        settle.headers().add(SessionContextProcessor.CONTROL_HEADER, bytes(SessionContextProcessor.SETTLE));
-        producer.send(settle);
-      }
-    }
-
-    Map<String, byte[]> actual = new LinkedHashMap<>();
-    try (KafkaStreams streams = new KafkaStreams(BatonTopology.buildTopology(config),
-        BatonTopology.streamsProperties(config));
-         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.consumerProps("it-snapshot-reader"))) {
-      streams.start();
-      consumer.subscribe(List.of(config.contextSnapshotsTopic()));
-      long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-      while (actual.size() < expected.size() && System.nanoTime() < deadline) {
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          String id = JSON.readTree(r.value()).get("snapshot_id").asText();
-          assertThat(actual.put(id, r.value())).as("one snapshot per hand-off: %s", id).isNull();
+        LinkedHashSet<String> sessions = new LinkedHashSet<>();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerProps(null))) {
+            for (String line : lines) {
+                String key = key(line);
+                sessions.add(key);
+                producer.send(new ProducerRecord<>(config.sessionEventsTopic(), bytes(key), bytes(line)));
+            }
+            for (String key : sessions) {
+                ProducerRecord<byte[], byte[]> settle = new ProducerRecord<>(config.sessionEventsTopic(), bytes(key), new byte[0]);
+                settle.headers().add(SessionContextProcessor.CONTROL_HEADER, bytes(SessionContextProcessor.SETTLE));
+                producer.send(settle);
+            }
         }
-      }
-      streams.close(Duration.ofSeconds(30));
-    } finally {
-      EmbeddedKafka.deleteRecursively(stateDir);
+
+        Map<String, byte[]> actual = new LinkedHashMap<>();
+        try (KafkaStreams streams = new KafkaStreams(BatonTopology.buildTopology(config),
+                BatonTopology.streamsProperties(config));
+                  KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.consumerProps("it-snapshot-reader"))) {
+            streams.start();
+            consumer.subscribe(List.of(config.contextSnapshotsTopic()));
+            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            while (actual.size() < expected.size() && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    String id = JSON.readTree(r.value()).get("snapshot_id").asText();
+                    assertThat(actual.put(id, r.value())).as("one snapshot per hand-off: %s", id).isNull();
+                }
+            }
+            streams.close(Duration.ofSeconds(30));
+        } finally {
+            EmbeddedKafka.deleteRecursively(stateDir);
+        }
+
+        assertThat(actual.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
+        for (Map.Entry<String, byte[]> e : expected.entrySet()) {
+            // the application adds what the engine alone cannot know: the input range (offsets on the real topic), and
+            // with it the content hash; everything else is byte for byte what the engine renders
+            JsonNode got = JSON.readTree(actual.get(e.getKey()));
+            assertThat(got.get("provenance").get("topic").asText()).isEqualTo(config.sessionEventsTopic());
+            assertThat(got.get("provenance").get("first_offset").asLong())
+                    .isLessThanOrEqualTo(got.get("provenance").get("last_offset").asLong());
+            assertThat(got.get("content_sha256").asText()).isEqualTo(SnapshotHash.of(
+                    AvroJson.read(actual.get(e.getKey()), ContextSnapshot.class)));
+            assertThat(withoutAudit(actual.get(e.getKey()))).as(e.getKey()).isEqualTo(withoutAudit(e.getValue()));
+        }
     }
 
-    assertThat(actual.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
-    for (Map.Entry<String, byte[]> e : expected.entrySet()) {
-      // the application adds what the engine alone cannot know: the input range (offsets on the real topic), and
-      // with it the content hash; everything else is byte for byte what the engine renders
-      JsonNode got = JSON.readTree(actual.get(e.getKey()));
-      assertThat(got.get("provenance").get("topic").asText()).isEqualTo(config.sessionEventsTopic());
-      assertThat(got.get("provenance").get("first_offset").asLong())
-          .isLessThanOrEqualTo(got.get("provenance").get("last_offset").asLong());
-      assertThat(got.get("content_sha256").asText()).isEqualTo(SnapshotHash.of(
-          AvroJson.read(actual.get(e.getKey()), ContextSnapshot.class)));
-      assertThat(withoutAudit(actual.get(e.getKey()))).as(e.getKey()).isEqualTo(withoutAudit(e.getValue()));
+    /** The JSON line with provenance and content hash set to null. */
+    private static String withoutAudit(byte[] line) throws java.io.IOException {
+        com.fasterxml.jackson.databind.node.ObjectNode n = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(line);
+        n.putNull("provenance");
+        n.putNull("content_sha256");
+        return n.toString();
     }
-  }
 
-  /** The JSON line with provenance and content hash set to null. */
-  private static String withoutAudit(byte[] line) throws java.io.IOException {
-    com.fasterxml.jackson.databind.node.ObjectNode n = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(line);
-    n.putNull("provenance");
-    n.putNull("content_sha256");
-    return n.toString();
-  }
-
-  /** The engine alone: same decoder, same order, the contract's default policy, settled at the end. */
-  private static Map<String, byte[]> renderDirectly(List<String> lines) {
-    SessionEventDecoder decoder = SessionEventDecoder.json(1024 * 1024);
-    SnapshotEncoder encoder = SnapshotEncoder.json();
-    Policy policy = Policy.defaults();
-    Map<String, SessionState> states = new LinkedHashMap<>();
-    Map<String, byte[]> out = new LinkedHashMap<>();
-    for (String line : lines) {
-      Decoded d = decoder.decode(bytes(key(line)), bytes(line));
-      if (!d.accepted()) continue;
-      InboundEvent ev = d.event();
-      SessionState state = states.computeIfAbsent(ev.sessionKey(), k -> SessionState.empty());
-      List<ReadyHandoff> ready = new ArrayList<>();
-      if (ev.turn() != null) ready.addAll(state.offerTurn(ev.turn(), policy, 0).released());
-      else if (ev.handoff() != null) ready.addAll(state.offerHandoff(ev.handoff(), ev.occurredAtMillis(), policy, 0).ready());
-      else state.close(0);
-      for (ReadyHandoff r : ready) put(out, encoder, ev.tenantId(), ev.sessionId(), state, r, policy);
+    /** The engine alone: same decoder, same order, the contract's default policy, settled at the end. */
+    private static Map<String, byte[]> renderDirectly(List<String> lines) {
+        SessionEventDecoder decoder = SessionEventDecoder.json(1024 * 1024);
+        SnapshotEncoder encoder = SnapshotEncoder.json();
+        Policy policy = Policy.defaults();
+        Map<String, SessionState> states = new LinkedHashMap<>();
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        for (String line : lines) {
+            Decoded d = decoder.decode(bytes(key(line)), bytes(line));
+            if (!d.accepted()) continue;
+            InboundEvent ev = d.event();
+            SessionState state = states.computeIfAbsent(ev.sessionKey(), k -> SessionState.empty());
+            List<ReadyHandoff> ready = new ArrayList<>();
+            if (ev.turn() != null) ready.addAll(state.offerTurn(ev.turn(), policy, 0).released());
+            else if (ev.handoff() != null) ready.addAll(state.offerHandoff(ev.handoff(), ev.occurredAtMillis(), policy, 0).ready());
+            else state.close(0);
+            for (ReadyHandoff r : ready) put(out, encoder, ev.tenantId(), ev.sessionId(), state, r, policy);
+        }
+        for (Map.Entry<String, SessionState> e : states.entrySet()) {
+            SessionKey ids = SessionKey.parse(e.getKey()).orElseThrow();
+            for (ReadyHandoff r : e.getValue().settleAll(policy)) {
+                put(out, encoder, ids.tenantId(), ids.sessionId(), e.getValue(), r, policy);
+            }
+        }
+        return out;
     }
-    for (Map.Entry<String, SessionState> e : states.entrySet()) {
-      SessionKey ids = SessionKey.parse(e.getKey()).orElseThrow();
-      for (ReadyHandoff r : e.getValue().settleAll(policy)) {
-        put(out, encoder, ids.tenantId(), ids.sessionId(), e.getValue(), r, policy);
-      }
+
+    private static void put(Map<String, byte[]> out, SnapshotEncoder encoder, String tenant, String session,
+            SessionState state, ReadyHandoff ready, Policy policy) {
+        var snapshot = ContextEngine.render(tenant, session, state, ready, policy);
+        out.put(snapshot.snapshotId(), encoder.encode("baton.context-snapshots", snapshot));
     }
-    return out;
-  }
 
-  private static void put(Map<String, byte[]> out, SnapshotEncoder encoder, String tenant, String session,
-      SessionState state, ReadyHandoff ready, Policy policy) {
-    var snapshot = ContextEngine.render(tenant, session, state, ready, policy);
-    out.put(snapshot.snapshotId(), encoder.encode("baton.context-snapshots", snapshot));
-  }
-
-  private static List<String> sample() throws Exception {
-    List<String> lines = new ArrayList<>();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(Objects.requireNonNull(
-        SnapshotsMatchTheEngineIT.class.getResourceAsStream("/demo/sessions.jsonl")), StandardCharsets.UTF_8))) {
-      for (String line = r.readLine(); line != null; line = r.readLine()) {
-        if (!line.isBlank()) lines.add(line);
-      }
+    private static List<String> sample() throws Exception {
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(Objects.requireNonNull(
+                SnapshotsMatchTheEngineIT.class.getResourceAsStream("/demo/sessions.jsonl")), StandardCharsets.UTF_8))) {
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                if (!line.isBlank()) lines.add(line);
+            }
+        }
+        return lines;
     }
-    return lines;
-  }
 
-  private static String key(String line) {
-    try {
-      JsonNode n = JSON.readTree(line);
-      return SessionKey.format(n.path("tenant_id").asText(), n.path("session_id").asText());
-    } catch (Exception e) {
-      return "unreadable/line";
+    private static String key(String line) {
+        try {
+            JsonNode n = JSON.readTree(line);
+            return SessionKey.format(n.path("tenant_id").asText(), n.path("session_id").asText());
+        } catch (Exception e) {
+            return "unreadable/line";
+        }
     }
-  }
 
-  private static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
 }

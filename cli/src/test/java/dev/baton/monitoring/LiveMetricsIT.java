@@ -40,178 +40,181 @@ import dev.baton.it.KafkaBroker;
  */
 class LiveMetricsIT {
 
-  private static final KafkaBroker kafka = new KafkaBroker();
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
-  private static final Pattern UUID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+    private static final KafkaBroker kafka = new KafkaBroker();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final Pattern UUID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
-  @TempDir
-  static Path dir;
+    @TempDir
+    static Path dir;
 
-  private static Process process;
-  private static Path log;
-  private static String scrape;
-  private static String base;
+    private static Process process;
+    private static Path log;
+    private static String scrape;
+    private static String base;
 
-  @BeforeAll
-  static void runBatonAndScrape() throws Exception {
-    kafka.start();
-    kafka.kafka().createTopics(2, "baton.session-events", "baton.context-snapshots", "baton.dead-letters");
-    kafka.kafka().createTopics(1, Map.of("cleanup.policy", "compact"), "baton.tenant-policies");
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
-    log = dir.resolve("run.log");
-    ProcessBuilder builder = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Dlog4j2.shutdownHookEnabled=false", "-cp", System.getProperty("java.class.path"),
-        BatonCommand.class.getName(), "run", "--bootstrap-servers", kafka.bootstrapServers(), "--format", "json",
-        "--http-port", Integer.toString(port))
-        .redirectErrorStream(true).redirectOutput(log.toFile());
-    builder.environment().put("BATON_STATE_DIR", dir.resolve("state").toString());
-    builder.environment().put("BATON_REPLICATION_FACTOR", "1");
-    builder.environment().put("BATON_NUM_STANDBY_REPLICAS", "0");
-    builder.environment().put("BATON_APPLICATION_ID", "baton-metrics-it");
-    builder.environment().put("BATON_APPLICATION_SERVER", "localhost:" + port);
-    // what the StatefulSet sets from the pod name
-    builder.environment().put("BATON_CLIENT_ID", "baton-7");
-    process = builder.start();
-    base = "http://localhost:" + port;
-    await(base + "/readyz", Duration.ofSeconds(90));
-
-    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerProps(null))) {
-      for (String event : List.of(
-          "{\"event_id\":\"e1\",\"tenant_id\":\"acme\",\"session_id\":\"s-1\",\"occurred_at\":\"2026-11-30T09:00:00Z\","
-              + "\"turn\":{\"seq\":0,\"agent\":\"qwen-coder\",\"role\":\"USER\",\"text\":\"Fix the flaky test.\"}}",
-          "{\"event_id\":\"e3\",\"tenant_id\":\"acme\",\"session_id\":\"s-1\",\"occurred_at\":\"2026-11-30T09:00:09Z\","
-              + "\"handoff\":{\"handoff_id\":\"h1\",\"from_agent\":\"qwen-coder\",\"to_agent\":\"claude-opus\","
-              + "\"target\":\"LOCAL\"}}",
-          "not json at all")) {
-        producer.send(new ProducerRecord<>("baton.session-events", "acme/s-1".getBytes(StandardCharsets.UTF_8),
-            event.getBytes(StandardCharsets.UTF_8)));
-      }
-    }
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.consumerProps("metrics-it-reader"))) {
-      consumer.subscribe(List.of("baton.context-snapshots"));
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      int seen = 0;
-      while (seen == 0 && System.nanoTime() < deadline) {
-        seen += consumer.poll(Duration.ofMillis(200)).count();
-      }
-      assertThat(seen).as("snapshots").isPositive();
-    }
-    // Micrometer's Kafka binder looks for metrics created after it was bound (per-partition lag, the
-    // state updater's) once a minute: wait for that round
-    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-    do {
-      Thread.sleep(2000);
-      scrape = get(base + "/metrics").body();
-    } while (!scrape.contains("kafka_consumer_fetch_manager_records_lag{") && System.nanoTime() < deadline);
-    Path out = Paths.get("target", "live-metrics.txt");
-    Files.createDirectories(out.getParent());
-    Files.writeString(out, scrape);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    try {
-      if (process != null) {
-        process.destroy();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
+    @BeforeAll
+    static void runBatonAndScrape() throws Exception {
+        kafka.start();
+        kafka.kafka().createTopics(2, "baton.session-events");
+        // run refuses output topics that cannot hold its largest record (baton.max-output-bytes, 8 MiB)
+        kafka.kafka().createTopics(2, Map.of("max.message.bytes", "8388608"), "baton.context-snapshots",
+                "baton.dead-letters");
+        kafka.kafka().createTopics(1, Map.of("cleanup.policy", "compact"), "baton.tenant-policies");
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
         }
-      }
-    } finally {
-      kafka.close();
-    }
-  }
+        log = dir.resolve("run.log");
+        ProcessBuilder builder = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dlog4j2.shutdownHookEnabled=false", "-cp", System.getProperty("java.class.path"),
+                BatonCommand.class.getName(), "run", "--bootstrap-servers", kafka.bootstrapServers(), "--format", "json",
+                "--http-port", Integer.toString(port))
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().put("BATON_STATE_DIR", dir.resolve("state").toString());
+        builder.environment().put("BATON_REPLICATION_FACTOR", "1");
+        builder.environment().put("BATON_NUM_STANDBY_REPLICAS", "0");
+        builder.environment().put("BATON_APPLICATION_ID", "baton-metrics-it");
+        builder.environment().put("BATON_APPLICATION_SERVER", "localhost:" + port);
+        // what the StatefulSet sets from the pod name
+        builder.environment().put("BATON_CLIENT_ID", "baton-7");
+        process = builder.start();
+        base = "http://localhost:" + port;
+        await(base + "/readyz", Duration.ofSeconds(90));
 
-  @Test
-  void shouldExportEveryMetricTheDocsName() throws IOException {
-    Set<String> exported = PrometheusText.seriesNames(scrape);
-    for (Path doc : List.of(Paths.get("..", "docs", "operations.md"), Paths.get("..", "deploy", "README.md"))) {
-      Set<String> named = MetricNames.inMarkdown(Files.readString(doc));
-      assertThat(named).as("metrics named in %s", doc).isNotEmpty();
-      assertThat(exported).as("series exported by a live baton run, for %s", doc).containsAll(named);
-    }
-  }
-
-  @Test
-  void shouldExportEverySeriesTheAlertsAndTheDashboardUse() throws IOException {
-    Set<String> exported = PrometheusText.seriesNames(scrape);
-    Set<String> used = new TreeSet<>();
-    for (String expr : MonitoringFiles.expressions()) {
-      used.addAll(PromQl.metricNames(expr));
-    }
-    assertThat(used).isNotEmpty();
-    assertThat(exported).containsAll(used);
-  }
-
-  @Test
-  void shouldNotExportALagSeriesTwice() {
-    Set<String> lagTopics = new TreeSet<>();
-    Matcher m = Pattern.compile("(?m)^kafka_consumer_fetch_manager_records_lag\\{[^}]*topic=\"([^\"]+)\"").matcher(scrape);
-    while (m.find()) {
-      lagTopics.add(m.group(1));
-    }
-    assertThat(lagTopics).contains("baton.session-events").doesNotContain("baton_session-events");
-    assertThat(scrape).doesNotContain("topic=\"baton_session-events\"").doesNotContain("topic=\"baton_tenant-policies\"");
-  }
-
-  @Test
-  void shouldNotLabelAnySeriesWithAUuid() {
-    assertThat(scrape.lines().filter(l -> !l.startsWith("#") && UUID.matcher(l).find()).toList()).isEmpty();
-  }
-
-  @Test
-  void shouldAnswerTheProbePathsOfTheManifests() throws Exception {
-    String statefulSet = Files.readString(Paths.get("..", "deploy", "base", "statefulset.yaml"));
-    Matcher path = Pattern.compile("path: (/\\S+)").matcher(statefulSet);
-    Set<String> paths = new TreeSet<>();
-    while (path.find()) {
-      paths.add(path.group(1));
-    }
-    assertThat(paths).contains("/healthz", "/readyz");
-    String monitor = Files.readString(Paths.get("..", "deploy", "components", "monitoring", "servicemonitor.yaml"));
-    Matcher scrapePath = Pattern.compile("path: (/\\S+)").matcher(monitor);
-    while (scrapePath.find()) {
-      paths.add(scrapePath.group(1));
-    }
-    for (String p : paths) {
-      assertThat(get(base + p).statusCode()).as(p).isEqualTo(200);
-    }
-  }
-
-  @Test
-  void shouldNameClientsAfterTheInstanceWithoutAProcessUuid() {
-    Set<String> clientIds = new TreeSet<>();
-    Matcher m = Pattern.compile("client_id=\"([^\"]*)\"").matcher(scrape);
-    while (m.find()) {
-      clientIds.add(m.group(1));
-    }
-    assertThat(clientIds).isNotEmpty().allSatisfy(id -> {
-      assertThat(id).startsWith("baton-7");
-      assertThat(UUID.matcher(id).find()).as(id).isFalse();
-    });
-  }
-
-  private static void await(String url, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      assertThat(process.isAlive()).as("baton run exited early:\n%s", Files.readString(log)).isTrue();
-      try {
-        if (get(url).statusCode() == 200) {
-          return;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerProps(null))) {
+            for (String event : List.of(
+                    "{\"event_id\":\"e1\",\"tenant_id\":\"acme\",\"session_id\":\"s-1\",\"occurred_at\":\"2026-11-30T09:00:00Z\","
+                            + "\"turn\":{\"seq\":0,\"agent\":\"qwen-coder\",\"role\":\"USER\",\"text\":\"Fix the flaky test.\"}}",
+                    "{\"event_id\":\"e3\",\"tenant_id\":\"acme\",\"session_id\":\"s-1\",\"occurred_at\":\"2026-11-30T09:00:09Z\","
+                            + "\"handoff\":{\"handoff_id\":\"h1\",\"from_agent\":\"qwen-coder\",\"to_agent\":\"claude-opus\","
+                            + "\"target\":\"LOCAL\"}}",
+                    "not json at all")) {
+                producer.send(new ProducerRecord<>("baton.session-events", "acme/s-1".getBytes(StandardCharsets.UTF_8),
+                        event.getBytes(StandardCharsets.UTF_8)));
+            }
         }
-      } catch (IOException notYet) {
-        // not listening yet
-      }
-      Thread.sleep(250);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.consumerProps("metrics-it-reader"))) {
+            consumer.subscribe(List.of("baton.context-snapshots"));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            int seen = 0;
+            while (seen == 0 && System.nanoTime() < deadline) {
+                seen += consumer.poll(Duration.ofMillis(200)).count();
+            }
+            assertThat(seen).as("snapshots").isPositive();
+        }
+        // Micrometer's Kafka binder looks for metrics created after it was bound (per-partition lag, the
+        // state updater's) once a minute: wait for that round
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        do {
+            Thread.sleep(2000);
+            scrape = get(base + "/metrics").body();
+        } while (!scrape.contains("kafka_consumer_fetch_manager_records_lag{") && System.nanoTime() < deadline);
+        Path out = Paths.get("target", "live-metrics.txt");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, scrape);
     }
-    throw new AssertionError(url + " not ready in time:\n" + Files.readString(log));
-  }
 
-  private static HttpResponse<String> get(String url) throws IOException, InterruptedException {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
+    @AfterAll
+    static void stop() throws Exception {
+        try {
+            if (process != null) {
+                process.destroy();
+                if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            }
+        } finally {
+            kafka.close();
+        }
+    }
+
+    @Test
+    void shouldExportEveryMetricTheDocsName() throws IOException {
+        Set<String> exported = PrometheusText.seriesNames(scrape);
+        for (Path doc : List.of(Paths.get("..", "docs", "operations.md"), Paths.get("..", "deploy", "README.md"))) {
+            Set<String> named = MetricNames.inMarkdown(Files.readString(doc));
+            assertThat(named).as("metrics named in %s", doc).isNotEmpty();
+            assertThat(exported).as("series exported by a live baton run, for %s", doc).containsAll(named);
+        }
+    }
+
+    @Test
+    void shouldExportEverySeriesTheAlertsAndTheDashboardUse() throws IOException {
+        Set<String> exported = PrometheusText.seriesNames(scrape);
+        Set<String> used = new TreeSet<>();
+        for (String expr : MonitoringFiles.expressions()) {
+            used.addAll(PromQl.metricNames(expr));
+        }
+        assertThat(used).isNotEmpty();
+        assertThat(exported).containsAll(used);
+    }
+
+    @Test
+    void shouldNotExportALagSeriesTwice() {
+        Set<String> lagTopics = new TreeSet<>();
+        Matcher m = Pattern.compile("(?m)^kafka_consumer_fetch_manager_records_lag\\{[^}]*topic=\"([^\"]+)\"").matcher(scrape);
+        while (m.find()) {
+            lagTopics.add(m.group(1));
+        }
+        assertThat(lagTopics).contains("baton.session-events").doesNotContain("baton_session-events");
+        assertThat(scrape).doesNotContain("topic=\"baton_session-events\"").doesNotContain("topic=\"baton_tenant-policies\"");
+    }
+
+    @Test
+    void shouldNotLabelAnySeriesWithAUuid() {
+        assertThat(scrape.lines().filter(l -> !l.startsWith("#") && UUID.matcher(l).find()).toList()).isEmpty();
+    }
+
+    @Test
+    void shouldAnswerTheProbePathsOfTheManifests() throws Exception {
+        String statefulSet = Files.readString(Paths.get("..", "deploy", "base", "statefulset.yaml"));
+        Matcher path = Pattern.compile("path: (/\\S+)").matcher(statefulSet);
+        Set<String> paths = new TreeSet<>();
+        while (path.find()) {
+            paths.add(path.group(1));
+        }
+        assertThat(paths).contains("/healthz", "/readyz");
+        String monitor = Files.readString(Paths.get("..", "deploy", "components", "monitoring", "servicemonitor.yaml"));
+        Matcher scrapePath = Pattern.compile("path: (/\\S+)").matcher(monitor);
+        while (scrapePath.find()) {
+            paths.add(scrapePath.group(1));
+        }
+        for (String p : paths) {
+            assertThat(get(base + p).statusCode()).as(p).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void shouldNameClientsAfterTheInstanceWithoutAProcessUuid() {
+        Set<String> clientIds = new TreeSet<>();
+        Matcher m = Pattern.compile("client_id=\"([^\"]*)\"").matcher(scrape);
+        while (m.find()) {
+            clientIds.add(m.group(1));
+        }
+        assertThat(clientIds).isNotEmpty().allSatisfy(id -> {
+            assertThat(id).startsWith("baton-7");
+            assertThat(UUID.matcher(id).find()).as(id).isFalse();
+        });
+    }
+
+    private static void await(String url, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            assertThat(process.isAlive()).as("baton run exited early:\n%s", Files.readString(log)).isTrue();
+            try {
+                if (get(url).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError(url + " not ready in time:\n" + Files.readString(log));
+    }
+
+    private static HttpResponse<String> get(String url) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
 }

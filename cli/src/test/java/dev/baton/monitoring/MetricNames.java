@@ -13,22 +13,22 @@ import java.util.regex.Pattern;
  */
 final class MetricNames {
 
-  private static final Pattern CODE = Pattern.compile("`([^`\n]+)`");
-  private static final Pattern NAME = Pattern.compile("(?<![A-Za-z0-9_.\\-/])((?:baton|kafka|jvm|process)_[a-z0-9_]*[a-z0-9])(?![a-z0-9_*])");
+    private static final Pattern CODE = Pattern.compile("`([^`\n]+)`");
+    private static final Pattern NAME = Pattern.compile("(?<![A-Za-z0-9_.\\-/])((?:baton|kafka|jvm|process)_[a-z0-9_]*[a-z0-9])(?![a-z0-9_*])");
 
-  private MetricNames() {
-  }
-
-  static Set<String> inMarkdown(String markdown) {
-    Set<String> names = new TreeSet<>();
-    // fenced blocks (```sh ... ```) would pair their backticks with the inline ones
-    Matcher code = CODE.matcher(markdown.replaceAll("(?m)^\\s*```.*$", ""));
-    while (code.find()) {
-      Matcher name = NAME.matcher(code.group(1));
-      while (name.find()) {
-        names.add(name.group(1));
-      }
+    private MetricNames() {
     }
-    return names;
-  }
+
+    static Set<String> inMarkdown(String markdown) {
+        Set<String> names = new TreeSet<>();
+        // fenced blocks (```sh ... ```) would pair their backticks with the inline ones
+        Matcher code = CODE.matcher(markdown.replaceAll("(?m)^\\s*```.*$", ""));
+        while (code.find()) {
+            Matcher name = NAME.matcher(code.group(1));
+            while (name.find()) {
+                names.add(name.group(1));
+            }
+        }
+        return names;
+    }
 }

@@ -29,131 +29,131 @@ import dev.baton.avro.ToolCall;
  */
 public final class SnapshotPrompts {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-  private SnapshotPrompts() {
-  }
-
-  /** The leading system message / the CLI prompt: system prompt, blank line, brick (no blank line when no brick). */
-  public static String systemText(String systemPrompt, String brick) {
-    return brick == null || brick.isEmpty() ? systemPrompt : systemPrompt + "\n\n" + brick;
-  }
-
-  /** The chat-completions request body for {@code model} (a LOCAL snapshot; a CLAUDE_CLI one has no messages). */
-  public static ObjectNode chatRequest(ContextSnapshot snapshot, String model) {
-    ObjectNode body = NODES.objectNode();
-    body.put("model", model);
-    ArrayNode messages = body.putArray("messages");
-    messages.addObject().put("role", "system")
-        .put("content", systemText(snapshot.getFraming().getSystemPrompt(), snapshot.getBrick()));
-    for (Message m : snapshot.getMessages()) {
-      ObjectNode out = messages.addObject();
-      out.put("role", m.getRole());
-      if (m.getName() != null) {
-        out.put("name", m.getName());
-      }
-      out.put("content", m.getContent());
-      addToolCalls(out, m.getToolCalls());
-      if (m.getToolCallId() != null) {
-        out.put("tool_call_id", m.getToolCallId());
-      }
+    private SnapshotPrompts() {
     }
-    return body;
-  }
 
-  /** The same request from the JSON form of a snapshot (baton.format=json, or {@code baton backfill}'s output). */
-  public static ObjectNode chatRequest(JsonNode snapshot, String model) {
-    ObjectNode body = NODES.objectNode();
-    body.put("model", model);
-    ArrayNode messages = body.putArray("messages");
-    messages.addObject().put("role", "system")
-        .put("content", systemText(snapshot.at("/framing/system_prompt").asText(), snapshot.path("brick").asText()));
-    for (JsonNode m : snapshot.path("messages")) {
-      ObjectNode out = messages.addObject();
-      out.put("role", m.get("role").asText());
-      if (m.hasNonNull("name")) {
-        out.put("name", m.get("name").asText());
-      }
-      out.put("content", m.get("content").asText());
-      List<JsonNode> calls = m.has("tool_calls") ? List.copyOf(toList(m.get("tool_calls"))) : List.of();
-      if (!calls.isEmpty()) {
-        ArrayNode toolCalls = out.putArray("tool_calls");
-        for (JsonNode c : calls) {
-          JsonNode args = c.get("arguments");
-          toolCalls.add(toolCall(c.get("call_id").asText(), c.get("tool").asText(),
-              args.isTextual() ? args.asText() : compact(args)));
+    /** The leading system message / the CLI prompt: system prompt, blank line, brick (no blank line when no brick). */
+    public static String systemText(String systemPrompt, String brick) {
+        return brick == null || brick.isEmpty() ? systemPrompt : systemPrompt + "\n\n" + brick;
+    }
+
+    /** The chat-completions request body for {@code model} (a LOCAL snapshot; a CLAUDE_CLI one has no messages). */
+    public static ObjectNode chatRequest(ContextSnapshot snapshot, String model) {
+        ObjectNode body = NODES.objectNode();
+        body.put("model", model);
+        ArrayNode messages = body.putArray("messages");
+        messages.addObject().put("role", "system")
+                .put("content", systemText(snapshot.getFraming().getSystemPrompt(), snapshot.getBrick()));
+        for (Message m : snapshot.getMessages()) {
+            ObjectNode out = messages.addObject();
+            out.put("role", m.getRole());
+            if (m.getName() != null) {
+                out.put("name", m.getName());
+            }
+            out.put("content", m.getContent());
+            addToolCalls(out, m.getToolCalls());
+            if (m.getToolCallId() != null) {
+                out.put("tool_call_id", m.getToolCallId());
+            }
         }
-      }
-      if (m.hasNonNull("tool_call_id")) {
-        out.put("tool_call_id", m.get("tool_call_id").asText());
-      }
+        return body;
     }
-    return body;
-  }
 
-  /** The prompt a CLI agent receives for a CLAUDE_CLI snapshot. */
-  public static String cliPrompt(ContextSnapshot snapshot) {
-    return systemText(snapshot.getFraming().getSystemPrompt(), snapshot.getBrick());
-  }
-
-  public static String cliPrompt(JsonNode snapshot) {
-    return systemText(snapshot.at("/framing/system_prompt").asText(), snapshot.path("brick").asText());
-  }
-
-  /**
-   * One line of the kits' output: {@code {"snapshot_id", "target", "chat_request"}} for LOCAL,
-   * {@code {"snapshot_id", "target", "cli_prompt"}} for CLAUDE_CLI.
-   */
-  public static ObjectNode forTarget(ContextSnapshot snapshot, String model) {
-    ObjectNode line = NODES.objectNode().put("snapshot_id", snapshot.getSnapshotId())
-        .put("target", snapshot.getTarget().name());
-    if (snapshot.getTarget() == Target.CLAUDE_CLI) {
-      line.put("cli_prompt", cliPrompt(snapshot));
-    } else {
-      line.set("chat_request", chatRequest(snapshot, model));
+    /** The same request from the JSON form of a snapshot (baton.format=json, or {@code baton backfill}'s output). */
+    public static ObjectNode chatRequest(JsonNode snapshot, String model) {
+        ObjectNode body = NODES.objectNode();
+        body.put("model", model);
+        ArrayNode messages = body.putArray("messages");
+        messages.addObject().put("role", "system")
+                .put("content", systemText(snapshot.at("/framing/system_prompt").asText(), snapshot.path("brick").asText()));
+        for (JsonNode m : snapshot.path("messages")) {
+            ObjectNode out = messages.addObject();
+            out.put("role", m.get("role").asText());
+            if (m.hasNonNull("name")) {
+                out.put("name", m.get("name").asText());
+            }
+            out.put("content", m.get("content").asText());
+            List<JsonNode> calls = m.has("tool_calls") ? List.copyOf(toList(m.get("tool_calls"))) : List.of();
+            if (!calls.isEmpty()) {
+                ArrayNode toolCalls = out.putArray("tool_calls");
+                for (JsonNode c : calls) {
+                    JsonNode args = c.get("arguments");
+                    toolCalls.add(toolCall(c.get("call_id").asText(), c.get("tool").asText(),
+                            args.isTextual() ? args.asText() : compact(args)));
+                }
+            }
+            if (m.hasNonNull("tool_call_id")) {
+                out.put("tool_call_id", m.get("tool_call_id").asText());
+            }
+        }
+        return body;
     }
-    return line;
-  }
 
-  public static ObjectNode forTarget(JsonNode snapshot, String model) {
-    String target = snapshot.get("target").asText();
-    ObjectNode line = NODES.objectNode().put("snapshot_id", snapshot.get("snapshot_id").asText()).put("target", target);
-    if (target.equals(Target.CLAUDE_CLI.name())) {
-      line.put("cli_prompt", cliPrompt(snapshot));
-    } else {
-      line.set("chat_request", chatRequest(snapshot, model));
+    /** The prompt a CLI agent receives for a CLAUDE_CLI snapshot. */
+    public static String cliPrompt(ContextSnapshot snapshot) {
+        return systemText(snapshot.getFraming().getSystemPrompt(), snapshot.getBrick());
     }
-    return line;
-  }
 
-  private static void addToolCalls(ObjectNode out, List<ToolCall> calls) {
-    if (calls == null || calls.isEmpty()) {
-      return;
+    public static String cliPrompt(JsonNode snapshot) {
+        return systemText(snapshot.at("/framing/system_prompt").asText(), snapshot.path("brick").asText());
     }
-    ArrayNode toolCalls = out.putArray("tool_calls");
-    for (ToolCall c : calls) {
-      toolCalls.add(toolCall(c.getCallId(), c.getTool(), c.getArguments()));
+
+    /**
+     * One line of the kits' output: {@code {"snapshot_id", "target", "chat_request"}} for LOCAL,
+     * {@code {"snapshot_id", "target", "cli_prompt"}} for CLAUDE_CLI.
+     */
+    public static ObjectNode forTarget(ContextSnapshot snapshot, String model) {
+        ObjectNode line = NODES.objectNode().put("snapshot_id", snapshot.getSnapshotId())
+                .put("target", snapshot.getTarget().name());
+        if (snapshot.getTarget() == Target.CLAUDE_CLI) {
+            line.put("cli_prompt", cliPrompt(snapshot));
+        } else {
+            line.set("chat_request", chatRequest(snapshot, model));
+        }
+        return line;
     }
-  }
 
-  private static ObjectNode toolCall(String id, String name, String arguments) {
-    ObjectNode call = NODES.objectNode().put("id", id).put("type", "function");
-    call.putObject("function").put("name", name).put("arguments", arguments);
-    return call;
-  }
-
-  private static List<JsonNode> toList(JsonNode array) {
-    List<JsonNode> out = new java.util.ArrayList<>();
-    array.forEach(out::add);
-    return out;
-  }
-
-  private static String compact(JsonNode node) {
-    try {
-      return JSON.writeValueAsString(node);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
+    public static ObjectNode forTarget(JsonNode snapshot, String model) {
+        String target = snapshot.get("target").asText();
+        ObjectNode line = NODES.objectNode().put("snapshot_id", snapshot.get("snapshot_id").asText()).put("target", target);
+        if (target.equals(Target.CLAUDE_CLI.name())) {
+            line.put("cli_prompt", cliPrompt(snapshot));
+        } else {
+            line.set("chat_request", chatRequest(snapshot, model));
+        }
+        return line;
     }
-  }
+
+    private static void addToolCalls(ObjectNode out, List<ToolCall> calls) {
+        if (calls == null || calls.isEmpty()) {
+            return;
+        }
+        ArrayNode toolCalls = out.putArray("tool_calls");
+        for (ToolCall c : calls) {
+            toolCalls.add(toolCall(c.getCallId(), c.getTool(), c.getArguments()));
+        }
+    }
+
+    private static ObjectNode toolCall(String id, String name, String arguments) {
+        ObjectNode call = NODES.objectNode().put("id", id).put("type", "function");
+        call.putObject("function").put("name", name).put("arguments", arguments);
+        return call;
+    }
+
+    private static List<JsonNode> toList(JsonNode array) {
+        List<JsonNode> out = new java.util.ArrayList<>();
+        array.forEach(out::add);
+        return out;
+    }
+
+    private static String compact(JsonNode node) {
+        try {
+            return JSON.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }

@@ -22,65 +22,65 @@ import dev.baton.avro.ToolCall;
 
 class SnapshotPromptsTest {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  private static ContextSnapshot snapshot(Target target, List<Message> messages, String brick) {
-    return ContextSnapshot.newBuilder()
-        .setSnapshotId("acme/s-1/h1").setTenantId("acme").setSessionId("s-1").setHandoffId("h1")
-        .setFromAgent("qwen-coder").setToAgent("claude-opus").setTarget(target).setAsOfSeq(2).setTurnCount(3)
-        .setOccurredAt(Instant.parse("2026-11-30T09:00:09Z"))
-        .setFraming(Framing.newBuilder().setKind(FramingKind.CONTINUITY).setSystemPrompt("You own this work.").build())
-        .setBrick(brick).setMessages(messages)
-        .setRetention(Retention.newBuilder().setExpandedSeqs(List.of()).setInlinedSeqs(List.of()).setManifestSeqs(List.of())
-            .setManifestUnlisted(0).setTrailBytes(0).build())
-        .setTruncations(List.of())
-        .setStats(Stats.newBuilder().setMessageChars(0).setBrickChars(brick.length()).setEstimatedTokens(0).build())
-        .setParity(Parity.newBuilder().setReferenceAgent("qwen-coder").setReferenceItems(0).setCoveredItems(0).build())
-        .build();
-  }
+    private static ContextSnapshot snapshot(Target target, List<Message> messages, String brick) {
+        return ContextSnapshot.newBuilder()
+                .setSnapshotId("acme/s-1/h1").setTenantId("acme").setSessionId("s-1").setHandoffId("h1")
+                .setFromAgent("qwen-coder").setToAgent("claude-opus").setTarget(target).setAsOfSeq(2).setTurnCount(3)
+                .setOccurredAt(Instant.parse("2026-11-30T09:00:09Z"))
+                .setFraming(Framing.newBuilder().setKind(FramingKind.CONTINUITY).setSystemPrompt("You own this work.").build())
+                .setBrick(brick).setMessages(messages)
+                .setRetention(Retention.newBuilder().setExpandedSeqs(List.of()).setInlinedSeqs(List.of()).setManifestSeqs(List.of())
+                        .setManifestUnlisted(0).setTrailBytes(0).build())
+                .setTruncations(List.of())
+                .setStats(Stats.newBuilder().setMessageChars(0).setBrickChars(brick.length()).setEstimatedTokens(0).build())
+                .setParity(Parity.newBuilder().setReferenceAgent("qwen-coder").setReferenceItems(0).setCoveredItems(0).build())
+                .build();
+    }
 
-  private static final List<Message> MESSAGES = List.of(
-      Message.newBuilder().setRole("user").setContent("Fix the flaky test.").setToolCalls(List.of()).build(),
-      Message.newBuilder().setRole("assistant").setName("qwen-coder").setContent("Looking.")
-          .setToolCalls(List.of(ToolCall.newBuilder().setCallId("c1").setTool("run_tests").setArguments("{\"repeat\":20}").build()))
-          .build(),
-      Message.newBuilder().setRole("tool").setContent("3 failed").setToolCalls(List.of()).setToolCallId("c1").build());
+    private static final List<Message> MESSAGES = List.of(
+            Message.newBuilder().setRole("user").setContent("Fix the flaky test.").setToolCalls(List.of()).build(),
+            Message.newBuilder().setRole("assistant").setName("qwen-coder").setContent("Looking.")
+                    .setToolCalls(List.of(ToolCall.newBuilder().setCallId("c1").setTool("run_tests").setArguments("{\"repeat\":20}").build()))
+                    .build(),
+            Message.newBuilder().setRole("tool").setContent("3 failed").setToolCalls(List.of()).setToolCallId("c1").build());
 
-  @Test
-  void shouldMapALocalSnapshotOntoAChatRequest() throws Exception {
-    JsonNode body = SnapshotPrompts.chatRequest(snapshot(Target.LOCAL, MESSAGES, "Session acme/s-1."), "qwen3");
-    assertThat(body).isEqualTo(JSON.readTree("""
-        {"model":"qwen3","messages":[
-          {"role":"system","content":"You own this work.\\n\\nSession acme/s-1."},
-          {"role":"user","content":"Fix the flaky test."},
-          {"role":"assistant","name":"qwen-coder","content":"Looking.",
-           "tool_calls":[{"id":"c1","type":"function","function":{"name":"run_tests","arguments":"{\\"repeat\\":20}"}}]},
-          {"role":"tool","content":"3 failed","tool_call_id":"c1"}]}
-        """));
-  }
+    @Test
+    void shouldMapALocalSnapshotOntoAChatRequest() throws Exception {
+        JsonNode body = SnapshotPrompts.chatRequest(snapshot(Target.LOCAL, MESSAGES, "Session acme/s-1."), "qwen3");
+        assertThat(body).isEqualTo(JSON.readTree("""
+            {"model":"qwen3","messages":[
+              {"role":"system","content":"You own this work.\\n\\nSession acme/s-1."},
+              {"role":"user","content":"Fix the flaky test."},
+              {"role":"assistant","name":"qwen-coder","content":"Looking.",
+               "tool_calls":[{"id":"c1","type":"function","function":{"name":"run_tests","arguments":"{\\"repeat\\":20}"}}]},
+              {"role":"tool","content":"3 failed","tool_call_id":"c1"}]}
+            """));
+    }
 
-  @Test
-  void shouldGiveTheCliThePromptAndBrickWithoutTranscript() {
-    ContextSnapshot cli = snapshot(Target.CLAUDE_CLI, List.of(), "Session acme/s-1.");
-    assertThat(SnapshotPrompts.cliPrompt(cli)).isEqualTo("You own this work.\n\nSession acme/s-1.");
-    JsonNode line = SnapshotPrompts.forTarget(cli, "ignored");
-    assertThat(line.has("chat_request")).isFalse();
-    assertThat(line.get("cli_prompt").asText()).isEqualTo("You own this work.\n\nSession acme/s-1.");
-    assertThat(SnapshotPrompts.systemText("Prompt.", "")).isEqualTo("Prompt.");
-  }
+    @Test
+    void shouldGiveTheCliThePromptAndBrickWithoutTranscript() {
+        ContextSnapshot cli = snapshot(Target.CLAUDE_CLI, List.of(), "Session acme/s-1.");
+        assertThat(SnapshotPrompts.cliPrompt(cli)).isEqualTo("You own this work.\n\nSession acme/s-1.");
+        JsonNode line = SnapshotPrompts.forTarget(cli, "ignored");
+        assertThat(line.has("chat_request")).isFalse();
+        assertThat(line.get("cli_prompt").asText()).isEqualTo("You own this work.\n\nSession acme/s-1.");
+        assertThat(SnapshotPrompts.systemText("Prompt.", "")).isEqualTo("Prompt.");
+    }
 
-  @Test
-  void shouldMapTheJsonFormLikeTheAvroForm() throws Exception {
-    ContextSnapshot avro = snapshot(Target.LOCAL, MESSAGES, "Session acme/s-1.");
-    // the JSON form writes arguments as an object (CONTRACT.md §3, ToolCall)
-    JsonNode json = JSON.readTree("""
-        {"snapshot_id":"acme/s-1/h1","target":"LOCAL","framing":{"kind":"CONTINUITY","system_prompt":"You own this work."},
-         "brick":"Session acme/s-1.","messages":[
-          {"role":"user","name":null,"content":"Fix the flaky test.","tool_calls":[],"tool_call_id":null},
-          {"role":"assistant","name":"qwen-coder","content":"Looking.",
-           "tool_calls":[{"call_id":"c1","tool":"run_tests","arguments":{"repeat":20}}],"tool_call_id":null},
-          {"role":"tool","name":null,"content":"3 failed","tool_calls":[],"tool_call_id":"c1"}]}
-        """);
-    assertThat(SnapshotPrompts.forTarget(json, "qwen3")).isEqualTo(SnapshotPrompts.forTarget(avro, "qwen3"));
-  }
+    @Test
+    void shouldMapTheJsonFormLikeTheAvroForm() throws Exception {
+        ContextSnapshot avro = snapshot(Target.LOCAL, MESSAGES, "Session acme/s-1.");
+        // the JSON form writes arguments as an object (CONTRACT.md §3, ToolCall)
+        JsonNode json = JSON.readTree("""
+            {"snapshot_id":"acme/s-1/h1","target":"LOCAL","framing":{"kind":"CONTINUITY","system_prompt":"You own this work."},
+             "brick":"Session acme/s-1.","messages":[
+              {"role":"user","name":null,"content":"Fix the flaky test.","tool_calls":[],"tool_call_id":null},
+              {"role":"assistant","name":"qwen-coder","content":"Looking.",
+               "tool_calls":[{"call_id":"c1","tool":"run_tests","arguments":{"repeat":20}}],"tool_call_id":null},
+              {"role":"tool","name":null,"content":"3 failed","tool_calls":[],"tool_call_id":"c1"}]}
+            """);
+        assertThat(SnapshotPrompts.forTarget(json, "qwen3")).isEqualTo(SnapshotPrompts.forTarget(avro, "qwen3"));
+    }
 }

@@ -1,6 +1,5 @@
 package dev.baton.processor;
 
-import dev.baton.engine.policy.Policy;
 import dev.baton.engine.state.EntryKind;
 import dev.baton.engine.state.HandoffIdLog;
 import dev.baton.engine.state.LegacyBlobV1;

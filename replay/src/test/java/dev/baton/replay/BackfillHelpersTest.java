@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -14,36 +12,36 @@ import dev.baton.app.AppFailure;
 /** The small pieces behind the replay: line peeking, snapshot ids, the readable view. */
 class BackfillHelpersTest {
 
-  @Test
-  void shouldPeekTheIdsOfALineWithoutCaringAboutTheRest() {
-    var peek = BackfillRunner.peek(("{\"event_id\":\"e\",\"turn\":{\"seq\":1,\"trail\":[{\"x\":[1,2]}]},"
-        + "\"tenant_id\":\"t\",\"session_id\":\"s\",\"handoff\":{\"to_agent\":\"a\",\"handoff_id\":\"h\"}}")
-        .getBytes(StandardCharsets.UTF_8));
-    assertThat(peek.key()).isEqualTo("t/s");
-    assertThat(peek.handoffId()).isEqualTo("h");
-  }
+    @Test
+    void shouldPeekTheIdsOfALineWithoutCaringAboutTheRest() {
+        var peek = BackfillRunner.peek(("{\"event_id\":\"e\",\"turn\":{\"seq\":1,\"trail\":[{\"x\":[1,2]}]},"
+                + "\"tenant_id\":\"t\",\"session_id\":\"s\",\"handoff\":{\"to_agent\":\"a\",\"handoff_id\":\"h\"}}")
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(peek.key()).isEqualTo("t/s");
+        assertThat(peek.handoffId()).isEqualTo("h");
+    }
 
-  @Test
-  void shouldPeekNothingFromALineThatIsNotAnObject() {
-    assertThat(BackfillRunner.peek("[1,2]".getBytes(StandardCharsets.UTF_8)).key()).isNull();
-    assertThat(BackfillRunner.peek("{\"tenant_id\":\"t\",".getBytes(StandardCharsets.UTF_8)).key()).isNull();
-    assertThat(BackfillRunner.peek("{\"tenant_id\":7,\"session_id\":\"s\"}".getBytes(StandardCharsets.UTF_8)).key())
-        .isNull();
-  }
+    @Test
+    void shouldPeekNothingFromALineThatIsNotAnObject() {
+        assertThat(BackfillRunner.peek("[1,2]".getBytes(StandardCharsets.UTF_8)).key()).isNull();
+        assertThat(BackfillRunner.peek("{\"tenant_id\":\"t\",".getBytes(StandardCharsets.UTF_8)).key()).isNull();
+        assertThat(BackfillRunner.peek("{\"tenant_id\":7,\"session_id\":\"s\"}".getBytes(StandardCharsets.UTF_8)).key())
+                .isNull();
+    }
 
-  @Test
-  void shouldReadTheSnapshotIdOfASnapshotLine() {
-    assertThat(BackfillRunner.snapshotIdOf("{\"snapshot_id\":\"t/s/h\",\"tenant_id\":\"t\"}"
-        .getBytes(StandardCharsets.UTF_8))).isEqualTo("t/s/h");
-    assertThatThrownBy(() -> BackfillRunner.snapshotIdOf("{}".getBytes(StandardCharsets.UTF_8)))
-        .isInstanceOf(AppFailure.class);
-  }
+    @Test
+    void shouldReadTheSnapshotIdOfASnapshotLine() {
+        assertThat(BackfillRunner.snapshotIdOf("{\"snapshot_id\":\"t/s/h\",\"tenant_id\":\"t\"}"
+                .getBytes(StandardCharsets.UTF_8))).isEqualTo("t/s/h");
+        assertThatThrownBy(() -> BackfillRunner.snapshotIdOf("{}".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(AppFailure.class);
+    }
 
-  @Test
-  void shouldShortenLongTextsForTheScreenOnly() {
-    String text = "a".repeat(600) + "b".repeat(600);
-    String shown = SnapshotPrinter.shorten(text, 300);
-    assertThat(shown).startsWith("a".repeat(200)).endsWith("b".repeat(100)).contains("900 more characters");
-    assertThat(SnapshotPrinter.shorten("short", 300)).isEqualTo("short");
-  }
+    @Test
+    void shouldShortenLongTextsForTheScreenOnly() {
+        String text = "a".repeat(600) + "b".repeat(600);
+        String shown = SnapshotPrinter.shorten(text, 300);
+        assertThat(shown).startsWith("a".repeat(200)).endsWith("b".repeat(100)).contains("900 more characters");
+        assertThat(SnapshotPrinter.shorten("short", 300)).isEqualTo("short");
+    }
 }

@@ -38,168 +38,168 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  */
 public final class ServiceRunner {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ServiceRunner.class);
-  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(45);
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceRunner.class);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(45);
 
-  private final ServiceOptions options;
+    private final ServiceOptions options;
 
-  public ServiceRunner(ServiceOptions options) {
-    this.options = options;
-  }
-
-  public int run() throws IOException, InterruptedException {
-    BatonConfig.Builder builder = ConfigLoader.builder(options.config(), System.getenv());
-    ServiceOptions c = options;
-    ConfigLoader.attempt(b -> {
-      if (c.bootstrapServers() != null) {
-        b.flag("--bootstrap-servers", c.bootstrapServers());
-      }
-      if (c.schemaRegistryUrl() != null) {
-        b.flag("--schema-registry-url", c.schemaRegistryUrl());
-      }
-      if (c.format() != null) {
-        b.flag("--format", c.format());
-      }
-      if (options.httpPort() != null) {
-        b.flag("--http-port", options.httpPort().toString());
-      }
-      return b;
-    }, builder);
-    BatonConfig config = ConfigLoader.build(builder);
-    // stable client ids: Kafka Streams names its clients (and so the metric series) after client.id,
-    // or after a new UUID at every start when it is unset; the instance's host name is stable for a
-    // StatefulSet pod (deploy/ sets it from the pod name explicitly)
-    if (config.get(StreamsConfig.CLIENT_ID_CONFIG) == null || config.get(StreamsConfig.CLIENT_ID_CONFIG).isBlank()) {
-      builder.set(StreamsConfig.CLIENT_ID_CONFIG, hostName());
-      config = ConfigLoader.build(builder);
+    public ServiceRunner(ServiceOptions options) {
+        this.options = options;
     }
 
-    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    metrics.config().meterFilter(MetricFilters.withoutLegacyTopicTags(config))
-        .meterFilter(MetricFilters.withoutProcessId());
-    AtomicReference<StreamsApp> app = new AtomicReference<>();
-    AtomicReference<SessionQuery> sessions = new AtomicReference<>();
-    TenantTokens tokens = null;
-    if (config.httpTokensFile().isPresent()) {
-      try {
-        tokens = new TenantTokens(config.httpTokensFile().get());
-      } catch (IOException | IllegalArgumentException e) {
-        throw new AppFailure(ExitCodes.USAGE, "cannot read " + BatonConfig.HTTP_TOKENS_FILE + ": " + e.getMessage());
-      }
-      LOG.info("Session queries need one of the {} bearer tokens of {}", tokens.size(), config.httpTokensFile().get());
-    } else {
-      LOG.warn("No {} is configured: /sessions queries are refused (401)", BatonConfig.HTTP_TOKENS_FILE);
-    }
-    HttpEndpoints http = new HttpEndpoints(new HttpEndpoints.Settings(config.httpBindAddress(), config.httpPort(),
-        config.httpMaxUrlChars(), config.httpMaxConcurrentQueries()),
-        () -> app.get() == null ? KafkaStreams.State.CREATED : app.get().state(), metrics,
-        () -> sessions.get() == null ? null : sessions.get()::query, tokens);
-    http.start();
-
-    // interactive queries between instances: where this one answers (the HTTP port, once bound)
-    if (config.get(StreamsConfig.APPLICATION_SERVER_CONFIG) == null
-        || config.get(StreamsConfig.APPLICATION_SERVER_CONFIG).isEmpty()) {
-      builder.set(StreamsConfig.APPLICATION_SERVER_CONFIG, hostName() + ":" + http.port());
-      config = ConfigLoader.build(builder);
-    }
-    HostInfo self = HostInfo.buildFromEndpoint(config.get(StreamsConfig.APPLICATION_SERVER_CONFIG));
-
-    // every topic Baton writes to must take a record of baton.max-output-bytes (no poison pill)
-    try {
-      TopicLimits.check(config, Duration.ofSeconds(15));
-    } catch (AppFailure e) {
-      http.close();
-      metrics.close();
-      throw e;
-    }
-    StreamsApp streams = new StreamsApp(config);
-    app.set(streams);
-    new KafkaStreamsMetrics(streams.streams()).bindTo(metrics);
-    new BatonMeters(streams.streams()).bindTo(metrics);
-    new JvmMemoryMetrics().bindTo(metrics);
-    new JvmGcMetrics().bindTo(metrics);
-    new JvmThreadMetrics().bindTo(metrics);
-    new ClassLoaderMetrics().bindTo(metrics);
-    new ProcessorMetrics().bindTo(metrics);
-    new UptimeMetrics().bindTo(metrics);
-    sessions.set(new SessionQuery(streams.streams(), config, self));
-
-    CountDownLatch stopRequested = new CountDownLatch(1);
-    CountDownLatch stopped = new CountDownLatch(1);
-    Thread hook = new Thread(() -> {
-      stopRequested.countDown();
-      try {
-        // keep the JVM alive until the main thread has closed Kafka Streams cleanly
-        stopped.await(CLOSE_TIMEOUT.toSeconds() + 10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "baton-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-
-    LOG.info("Baton {} starting: application.id={}, bootstrap.servers={}, format={}, topics {} -> {}, HTTP on :{}, "
-            + "application.server={}", BatonVersion.version(), config.applicationId(),
-        config.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG), config.format(), config.sessionEventsTopic(),
-        config.contextSnapshotsTopic(), http.port(), self.host() + ":" + self.port());
-    Throwable failure = null;
-    boolean everRunning = false;
-    // start() blocks until the global tenant-policies table is loaded, which takes forever when the
-    // brokers are unreachable: start on a thread of its own so that a SIGTERM is still honoured
-    AtomicReference<Throwable> startFailure = new AtomicReference<>();
-    Thread starter = new Thread(() -> {
-      try {
-        streams.start();
-      } catch (RuntimeException e) {
-        startFailure.set(e);
-      }
-    }, "baton-start");
-    try {
-      starter.start();
-      while (!stopRequested.await(500, TimeUnit.MILLISECONDS)) {
-        everRunning |= streams.state() == KafkaStreams.State.RUNNING;
-        if (startFailure.get() != null) {
-          failure = startFailure.get();
-          break;
+    public int run() throws IOException, InterruptedException {
+        BatonConfig.Builder builder = ConfigLoader.builder(options.config(), System.getenv());
+        ServiceOptions c = options;
+        ConfigLoader.attempt(b -> {
+            if (c.bootstrapServers() != null) {
+                b.flag("--bootstrap-servers", c.bootstrapServers());
+            }
+            if (c.schemaRegistryUrl() != null) {
+                b.flag("--schema-registry-url", c.schemaRegistryUrl());
+            }
+            if (c.format() != null) {
+                b.flag("--format", c.format());
+            }
+            if (options.httpPort() != null) {
+                b.flag("--http-port", options.httpPort().toString());
+            }
+            return b;
+        }, builder);
+        BatonConfig config = ConfigLoader.build(builder);
+        // stable client ids: Kafka Streams names its clients (and so the metric series) after client.id,
+        // or after a new UUID at every start when it is unset; the instance's host name is stable for a
+        // StatefulSet pod (deploy/ sets it from the pod name explicitly)
+        if (config.get(StreamsConfig.CLIENT_ID_CONFIG) == null || config.get(StreamsConfig.CLIENT_ID_CONFIG).isBlank()) {
+            builder.set(StreamsConfig.CLIENT_ID_CONFIG, hostName());
+            config = ConfigLoader.build(builder);
         }
-        KafkaStreams.State state = streams.state();
-        if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.PENDING_ERROR
-            || state == KafkaStreams.State.NOT_RUNNING || state == KafkaStreams.State.PENDING_SHUTDOWN) {
-          try {
-            streams.throwIfFailed();
-            failure = new IllegalStateException("Kafka Streams stopped (state " + state + ")");
-          } catch (AppFailure e) {
-            failure = e;
-          }
-          break;
-        }
-      }
-      LOG.info(failure == null ? "Stopping: committing and leaving the group…" : "Stopping after a failure…");
-    } finally {
-      if (starter.isAlive()) {
-        starter.interrupt(); // still starting: stop waiting for the cluster
-        starter.join(TimeUnit.SECONDS.toMillis(10));
-      }
-      // never running: nothing in flight to commit, and the cluster is probably unreachable
-      Duration closeTimeout = everRunning ? CLOSE_TIMEOUT : Duration.ofSeconds(10);
-      boolean clean = streams.close(closeTimeout);
-      http.close();
-      metrics.close();
-      // logged before the shutdown hook is released: the JVM may halt right after
-      LOG.info(clean ? "Stopped." : "Stopped (Kafka Streams did not close within " + closeTimeout.toSeconds() + " s).");
-      stopped.countDown();
-    }
-    if (failure != null) {
-      throw failure instanceof AppFailure cli ? cli
-          : new AppFailure(ExitCodes.FAILED, failure.getMessage(), failure);
-    }
-    return ExitCodes.OK;
-  }
 
-  private static String hostName() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (UnknownHostException e) {
-      return "localhost";
+        PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        metrics.config().meterFilter(MetricFilters.withoutLegacyTopicTags(config))
+                .meterFilter(MetricFilters.withoutProcessId());
+        AtomicReference<StreamsApp> app = new AtomicReference<>();
+        AtomicReference<SessionQuery> sessions = new AtomicReference<>();
+        TenantTokens tokens = null;
+        if (config.httpTokensFile().isPresent()) {
+            try {
+                tokens = new TenantTokens(config.httpTokensFile().get());
+            } catch (IOException | IllegalArgumentException e) {
+                throw new AppFailure(ExitCodes.USAGE, "cannot read " + BatonConfig.HTTP_TOKENS_FILE + ": " + e.getMessage());
+            }
+            LOG.info("Session queries need one of the {} bearer tokens of {}", tokens.size(), config.httpTokensFile().get());
+        } else {
+            LOG.warn("No {} is configured: /sessions queries are refused (401)", BatonConfig.HTTP_TOKENS_FILE);
+        }
+        HttpEndpoints http = new HttpEndpoints(new HttpEndpoints.Settings(config.httpBindAddress(), config.httpPort(),
+                config.httpMaxUrlChars(), config.httpMaxConcurrentQueries()),
+                () -> app.get() == null ? KafkaStreams.State.CREATED : app.get().state(), metrics,
+                () -> sessions.get() == null ? null : sessions.get()::query, tokens);
+        http.start();
+
+        // interactive queries between instances: where this one answers (the HTTP port, once bound)
+        if (config.get(StreamsConfig.APPLICATION_SERVER_CONFIG) == null
+                || config.get(StreamsConfig.APPLICATION_SERVER_CONFIG).isEmpty()) {
+            builder.set(StreamsConfig.APPLICATION_SERVER_CONFIG, hostName() + ":" + http.port());
+            config = ConfigLoader.build(builder);
+        }
+        HostInfo self = HostInfo.buildFromEndpoint(config.get(StreamsConfig.APPLICATION_SERVER_CONFIG));
+
+        // every topic Baton writes to must take a record of baton.max-output-bytes (no poison pill)
+        try {
+            TopicLimits.check(config, Duration.ofSeconds(15));
+        } catch (AppFailure e) {
+            http.close();
+            metrics.close();
+            throw e;
+        }
+        StreamsApp streams = new StreamsApp(config);
+        app.set(streams);
+        new KafkaStreamsMetrics(streams.streams()).bindTo(metrics);
+        new BatonMeters(streams.streams()).bindTo(metrics);
+        new JvmMemoryMetrics().bindTo(metrics);
+        new JvmGcMetrics().bindTo(metrics);
+        new JvmThreadMetrics().bindTo(metrics);
+        new ClassLoaderMetrics().bindTo(metrics);
+        new ProcessorMetrics().bindTo(metrics);
+        new UptimeMetrics().bindTo(metrics);
+        sessions.set(new SessionQuery(streams.streams(), config, self));
+
+        CountDownLatch stopRequested = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stopRequested.countDown();
+            try {
+                // keep the JVM alive until the main thread has closed Kafka Streams cleanly
+                stopped.await(CLOSE_TIMEOUT.toSeconds() + 10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "baton-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+
+        LOG.info("Baton {} starting: application.id={}, bootstrap.servers={}, format={}, topics {} -> {}, HTTP on :{}, "
+                        + "application.server={}", BatonVersion.version(), config.applicationId(),
+                config.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG), config.format(), config.sessionEventsTopic(),
+                config.contextSnapshotsTopic(), http.port(), self.host() + ":" + self.port());
+        Throwable failure = null;
+        boolean everRunning = false;
+        // start() blocks until the global tenant-policies table is loaded, which takes forever when the
+        // brokers are unreachable: start on a thread of its own so that a SIGTERM is still honoured
+        AtomicReference<Throwable> startFailure = new AtomicReference<>();
+        Thread starter = new Thread(() -> {
+            try {
+                streams.start();
+            } catch (RuntimeException e) {
+                startFailure.set(e);
+            }
+        }, "baton-start");
+        try {
+            starter.start();
+            while (!stopRequested.await(500, TimeUnit.MILLISECONDS)) {
+                everRunning |= streams.state() == KafkaStreams.State.RUNNING;
+                if (startFailure.get() != null) {
+                    failure = startFailure.get();
+                    break;
+                }
+                KafkaStreams.State state = streams.state();
+                if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.PENDING_ERROR
+                        || state == KafkaStreams.State.NOT_RUNNING || state == KafkaStreams.State.PENDING_SHUTDOWN) {
+                    try {
+                        streams.throwIfFailed();
+                        failure = new IllegalStateException("Kafka Streams stopped (state " + state + ")");
+                    } catch (AppFailure e) {
+                        failure = e;
+                    }
+                    break;
+                }
+            }
+            LOG.info(failure == null ? "Stopping: committing and leaving the group…" : "Stopping after a failure…");
+        } finally {
+            if (starter.isAlive()) {
+                starter.interrupt(); // still starting: stop waiting for the cluster
+                starter.join(TimeUnit.SECONDS.toMillis(10));
+            }
+            // never running: nothing in flight to commit, and the cluster is probably unreachable
+            Duration closeTimeout = everRunning ? CLOSE_TIMEOUT : Duration.ofSeconds(10);
+            boolean clean = streams.close(closeTimeout);
+            http.close();
+            metrics.close();
+            // logged before the shutdown hook is released: the JVM may halt right after
+            LOG.info(clean ? "Stopped." : "Stopped (Kafka Streams did not close within " + closeTimeout.toSeconds() + " s).");
+            stopped.countDown();
+        }
+        if (failure != null) {
+            throw failure instanceof AppFailure cli ? cli
+                    : new AppFailure(ExitCodes.FAILED, failure.getMessage(), failure);
+        }
+        return ExitCodes.OK;
     }
-  }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
 }

@@ -53,189 +53,189 @@ import dev.baton.topology.BatonCodecs;
  */
 final class SessionQuery {
 
-  static {
-    // the generated builders load nested record classes by name (Avro 1.12.2 checks them)
-    dev.baton.avro.TrustedClasses.register();
-  }
-
-  /** Marks a forwarded request, so that it is never forwarded again (no loops during a rebalance). */
-  static final String FORWARDED_HEADER = "X-Baton-Forwarded";
-
-  /** An HTTP answer. */
-  record Answer(int status, String contentType, byte[] body) {
-    static Answer json(int status, Object node) {
-      try {
-        return new Answer(status, "application/json", JSON.writeValueAsBytes(node));
-      } catch (IOException e) {
-        throw new IllegalStateException(e);
-      }
+    static {
+        // the generated builders load nested record classes by name (Avro 1.12.2 checks them)
+        dev.baton.avro.TrustedClasses.register();
     }
 
-    static Answer error(int status, String message) {
-      return json(status, JSON.createObjectNode().put("error", message));
-    }
-  }
+    /** Marks a forwarded request, so that it is never forwarded again (no loops during a rebalance). */
+    static final String FORWARDED_HEADER = "X-Baton-Forwarded";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+    /** An HTTP answer. */
+    record Answer(int status, String contentType, byte[] body) {
+        static Answer json(int status, Object node) {
+            try {
+                return new Answer(status, "application/json", JSON.writeValueAsBytes(node));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
 
-  private final KafkaStreams streams;
-  private final BatonConfig config;
-  private final HostInfo self;
-  private final Policy defaults;
-  private final BatonCodecs codecs;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-  private TenantPolicies policies;
-
-  SessionQuery(KafkaStreams streams, BatonConfig config, HostInfo self) {
-    this.streams = streams;
-    this.config = config;
-    this.self = self;
-    this.defaults = config.defaultPolicy();
-    this.codecs = BatonCodecs.forConfig(config);
-  }
-
-  /**
-   * @param forwarded     the request came from another instance (never forwarded again: no loops). A client that
-   *                      sets the header itself gains nothing: every instance checks the bearer token itself, and
-   *                      where a request is forwarded to comes only from Kafka Streams' metadata
-   * @param authorization the request's Authorization header, passed on when the request is forwarded
-   */
-  Answer query(String tenantId, String sessionId, Map<String, String> params, boolean forwarded,
-      String authorization) {
-    if (SessionKey.ifValid(tenantId, sessionId).isEmpty()) {
-      return Answer.error(400, "tenant and session must be ids (1–128 characters of [A-Za-z0-9._:-])");
-    }
-    String key = SessionKey.of(tenantId, sessionId).toString();
-    KeyQueryMetadata owner;
-    try {
-      owner = streams.queryMetadataForKey(SessionContextProcessor.SESSION_STORE, key, Serdes.String().serializer());
-    } catch (RuntimeException e) {
-      return Answer.error(503, "not ready to answer queries: " + e.getMessage());
-    }
-    if (owner == null || owner.equals(KeyQueryMetadata.NOT_AVAILABLE)) {
-      return Answer.error(503, "the session's partition has no owner right now (rebalancing); retry shortly");
-    }
-    if (!owner.activeHost().equals(self) && !isUnknown(owner.activeHost())) {
-      if (forwarded) {
-        return Answer.error(503, "the owner of this session moved; retry shortly");
-      }
-      return forward(owner.activeHost(), tenantId, sessionId, params, authorization);
-    }
-    return local(tenantId, sessionId, key, params);
-  }
-
-  private static boolean isUnknown(HostInfo host) {
-    return host == null || host.host() == null || host.host().isEmpty() || host.port() < 0;
-  }
-
-  private Answer local(String tenantId, String sessionId, String key, Map<String, String> params) {
-    SessionState state;
-    try {
-      state = SessionRepository.read(key, readOnly(SessionContextProcessor.SESSION_STORE),
-          readOnly(SessionRepository.ENTRY_STORE), readOnly(SessionRepository.HANDOFF_ID_STORE));
-    } catch (InvalidStateStoreException e) {
-      return Answer.error(503, "the session store is not queryable right now (" + e.getMessage() + "); retry shortly");
-    }
-    if (state == null) {
-      return Answer.error(404, "no state for session " + key + " (never seen, or expired)");
-    }
-    ObjectNode body = JSON.createObjectNode();
-    body.put("tenant_id", tenantId).put("session_id", sessionId).put("served_by", self.host() + ":" + self.port());
-    ObjectNode s = body.putObject("state");
-    s.put("turn_count", state.turnCount())
-        .put("last_applied_seq", state.lastAppliedSeq())
-        .put("next_seq", state.nextSeq())
-        .put("held_turns", state.heldCount())
-        .put("waiting_handoffs", state.waitingHandoffs())
-        .put("remembered_handoff_ids", state.rememberedHandoffIds())
-        .put("open_legacy_calls", state.openLegacyCalls())
-        .put("primary_agent", state.primaryAgent())
-        .put("closed", state.closed())
-        .put("duplicate_turns", state.duplicateTurns())
-        .put("duplicate_handoffs", state.duplicateHandoffs());
-    ArrayNode agents = s.putArray("agents");
-    state.agents().forEach(agents::add);
-    ArrayNode missing = s.putArray("missing_ranges");
-    for (MissingRange r : state.missingRanges()) {
-      missing.addObject().put("from", r.from()).put("to", r.to()).put("count", r.count());
+        static Answer error(int status, String message) {
+            return json(status, JSON.createObjectNode().put("error", message));
+        }
     }
 
-    String toAgent = params.getOrDefault("to_agent", state.primaryAgent());
-    if (toAgent == null) {
-      body.putNull("preview");
-      body.put("preview_note", "no agent has spoken yet: give ?to_agent=NAME for a preview");
-      return Answer.json(200, body);
-    }
-    if (!Identifiers.isValidName(toAgent)) {
-      return Answer.error(400, "to_agent must be a name (1–64 characters of [A-Za-z0-9_-])");
-    }
-    Target target;
-    Integer budget;
-    try {
-      target = Target.valueOf(params.getOrDefault("target", "LOCAL").toUpperCase(java.util.Locale.ROOT));
-      budget = params.containsKey("message_budget_chars") ? Integer.valueOf(params.get("message_budget_chars")) : null;
-    } catch (IllegalArgumentException e) {
-      return Answer.error(400, "target is LOCAL or CLAUDE_CLI; message_budget_chars a positive number");
-    }
-    Handoff preview = new Handoff("preview", null, toAgent, target, null, null, budget);
-    Snapshot snapshot = ContextEngine.render(tenantId, sessionId, state,
-        new ReadyHandoff(preview, state.lastEventMillis(), null), policyOf(tenantId),
-        dev.baton.processor.JTokkitTokenizers.shared());
-    try {
-      body.set("preview", JSON.readTree(SnapshotEncoder.toJsonLine(snapshot)));
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-    return Answer.json(200, body);
-  }
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  private <K> ReadOnlyKeyValueStore<K, byte[]> readOnly(String store) {
-    return streams.store(StoreQueryParameters.fromNameAndType(store, QueryableStoreTypes.<K, byte[]>keyValueStore()));
-  }
+    private final KafkaStreams streams;
+    private final BatonConfig config;
+    private final HostInfo self;
+    private final Policy defaults;
+    private final BatonCodecs codecs;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private TenantPolicies policies;
 
-  /** The tenant's policy from the global tenant-policies store, else the defaults. */
-  private synchronized Policy policyOf(String tenantId) {
-    if (config.tenantPoliciesTopic().isEmpty()) {
-      return defaults;
+    SessionQuery(KafkaStreams streams, BatonConfig config, HostInfo self) {
+        this.streams = streams;
+        this.config = config;
+        this.self = self;
+        this.defaults = config.defaultPolicy();
+        this.codecs = BatonCodecs.forConfig(config);
     }
-    if (policies == null) {
-      try {
-        policies = new TenantPolicies(streams.store(StoreQueryParameters.fromNameAndType(
-            SessionContextProcessor.POLICY_STORE, QueryableStoreTypes.<String, byte[]>keyValueStore())),
-            codecs.policies(), defaults);
-      } catch (InvalidStateStoreException e) {
-        return defaults;
-      }
-    }
-    return policies.forTenant(tenantId);
-  }
 
-  private Answer forward(HostInfo owner, String tenantId, String sessionId, Map<String, String> params,
-      String authorization) {
-    String query = params.entrySet().stream()
-        .map(e -> enc(e.getKey()) + "=" + enc(e.getValue()))
-        .collect(Collectors.joining("&"));
-    URI uri = URI.create("http://" + owner.host() + ":" + owner.port() + "/sessions/" + enc(tenantId) + "/"
-        + enc(sessionId) + (query.isEmpty() ? "" : "?" + query));
-    try {
-      HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
-          .header(FORWARDED_HEADER, "1").GET();
-      if (authorization != null) {
-        request.header("Authorization", authorization); // the owner checks the token again
-      }
-      HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-      return new Answer(response.statusCode(),
-          response.headers().firstValue("Content-Type").orElse("application/json"), response.body());
-    } catch (IOException e) {
-      return Answer.error(502, "the instance that owns this session (" + owner.host() + ":" + owner.port()
-          + ") did not answer: " + e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Answer.error(503, "interrupted");
+    /**
+     * @param forwarded     the request came from another instance (never forwarded again: no loops). A client that
+     *                      sets the header itself gains nothing: every instance checks the bearer token itself, and
+     *                      where a request is forwarded to comes only from Kafka Streams' metadata
+     * @param authorization the request's Authorization header, passed on when the request is forwarded
+     */
+    Answer query(String tenantId, String sessionId, Map<String, String> params, boolean forwarded,
+            String authorization) {
+        if (SessionKey.ifValid(tenantId, sessionId).isEmpty()) {
+            return Answer.error(400, "tenant and session must be ids (1–128 characters of [A-Za-z0-9._:-])");
+        }
+        String key = SessionKey.of(tenantId, sessionId).toString();
+        KeyQueryMetadata owner;
+        try {
+            owner = streams.queryMetadataForKey(SessionContextProcessor.SESSION_STORE, key, Serdes.String().serializer());
+        } catch (RuntimeException e) {
+            return Answer.error(503, "not ready to answer queries: " + e.getMessage());
+        }
+        if (owner == null || owner.equals(KeyQueryMetadata.NOT_AVAILABLE)) {
+            return Answer.error(503, "the session's partition has no owner right now (rebalancing); retry shortly");
+        }
+        if (!owner.activeHost().equals(self) && !isUnknown(owner.activeHost())) {
+            if (forwarded) {
+                return Answer.error(503, "the owner of this session moved; retry shortly");
+            }
+            return forward(owner.activeHost(), tenantId, sessionId, params, authorization);
+        }
+        return local(tenantId, sessionId, key, params);
     }
-  }
 
-  private static String enc(String s) {
-    return URLEncoder.encode(s, StandardCharsets.UTF_8);
-  }
+    private static boolean isUnknown(HostInfo host) {
+        return host == null || host.host() == null || host.host().isEmpty() || host.port() < 0;
+    }
+
+    private Answer local(String tenantId, String sessionId, String key, Map<String, String> params) {
+        SessionState state;
+        try {
+            state = SessionRepository.read(key, readOnly(SessionContextProcessor.SESSION_STORE),
+                    readOnly(SessionRepository.ENTRY_STORE), readOnly(SessionRepository.HANDOFF_ID_STORE));
+        } catch (InvalidStateStoreException e) {
+            return Answer.error(503, "the session store is not queryable right now (" + e.getMessage() + "); retry shortly");
+        }
+        if (state == null) {
+            return Answer.error(404, "no state for session " + key + " (never seen, or expired)");
+        }
+        ObjectNode body = JSON.createObjectNode();
+        body.put("tenant_id", tenantId).put("session_id", sessionId).put("served_by", self.host() + ":" + self.port());
+        ObjectNode s = body.putObject("state");
+        s.put("turn_count", state.turnCount())
+                .put("last_applied_seq", state.lastAppliedSeq())
+                .put("next_seq", state.nextSeq())
+                .put("held_turns", state.heldCount())
+                .put("waiting_handoffs", state.waitingHandoffs())
+                .put("remembered_handoff_ids", state.rememberedHandoffIds())
+                .put("open_legacy_calls", state.openLegacyCalls())
+                .put("primary_agent", state.primaryAgent())
+                .put("closed", state.closed())
+                .put("duplicate_turns", state.duplicateTurns())
+                .put("duplicate_handoffs", state.duplicateHandoffs());
+        ArrayNode agents = s.putArray("agents");
+        state.agents().forEach(agents::add);
+        ArrayNode missing = s.putArray("missing_ranges");
+        for (MissingRange r : state.missingRanges()) {
+            missing.addObject().put("from", r.from()).put("to", r.to()).put("count", r.count());
+        }
+
+        String toAgent = params.getOrDefault("to_agent", state.primaryAgent());
+        if (toAgent == null) {
+            body.putNull("preview");
+            body.put("preview_note", "no agent has spoken yet: give ?to_agent=NAME for a preview");
+            return Answer.json(200, body);
+        }
+        if (!Identifiers.isValidName(toAgent)) {
+            return Answer.error(400, "to_agent must be a name (1–64 characters of [A-Za-z0-9_-])");
+        }
+        Target target;
+        Integer budget;
+        try {
+            target = Target.valueOf(params.getOrDefault("target", "LOCAL").toUpperCase(java.util.Locale.ROOT));
+            budget = params.containsKey("message_budget_chars") ? Integer.valueOf(params.get("message_budget_chars")) : null;
+        } catch (IllegalArgumentException e) {
+            return Answer.error(400, "target is LOCAL or CLAUDE_CLI; message_budget_chars a positive number");
+        }
+        Handoff preview = new Handoff("preview", null, toAgent, target, null, null, budget);
+        Snapshot snapshot = ContextEngine.render(tenantId, sessionId, state,
+                new ReadyHandoff(preview, state.lastEventMillis(), null), policyOf(tenantId),
+                dev.baton.processor.JTokkitTokenizers.shared());
+        try {
+            body.set("preview", JSON.readTree(SnapshotEncoder.toJsonLine(snapshot)));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return Answer.json(200, body);
+    }
+
+    private <K> ReadOnlyKeyValueStore<K, byte[]> readOnly(String store) {
+        return streams.store(StoreQueryParameters.fromNameAndType(store, QueryableStoreTypes.<K, byte[]>keyValueStore()));
+    }
+
+    /** The tenant's policy from the global tenant-policies store, else the defaults. */
+    private synchronized Policy policyOf(String tenantId) {
+        if (config.tenantPoliciesTopic().isEmpty()) {
+            return defaults;
+        }
+        if (policies == null) {
+            try {
+                policies = new TenantPolicies(streams.store(StoreQueryParameters.fromNameAndType(
+                        SessionContextProcessor.POLICY_STORE, QueryableStoreTypes.<String, byte[]>keyValueStore())),
+                        codecs.policies(), defaults);
+            } catch (InvalidStateStoreException e) {
+                return defaults;
+            }
+        }
+        return policies.forTenant(tenantId);
+    }
+
+    private Answer forward(HostInfo owner, String tenantId, String sessionId, Map<String, String> params,
+            String authorization) {
+        String query = params.entrySet().stream()
+                .map(e -> enc(e.getKey()) + "=" + enc(e.getValue()))
+                .collect(Collectors.joining("&"));
+        URI uri = URI.create("http://" + owner.host() + ":" + owner.port() + "/sessions/" + enc(tenantId) + "/"
+                + enc(sessionId) + (query.isEmpty() ? "" : "?" + query));
+        try {
+            HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
+                    .header(FORWARDED_HEADER, "1").GET();
+            if (authorization != null) {
+                request.header("Authorization", authorization); // the owner checks the token again
+            }
+            HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            return new Answer(response.statusCode(),
+                    response.headers().firstValue("Content-Type").orElse("application/json"), response.body());
+        } catch (IOException e) {
+            return Answer.error(502, "the instance that owns this session (" + owner.host() + ":" + owner.port()
+                    + ") did not answer: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Answer.error(503, "interrupted");
+        }
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
 }

@@ -17,37 +17,37 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 /** The names Baton's counters have on /metrics (docs/operations.md lists them). */
 class BatonMetersTest {
 
-  @TempDir
-  Path stateDir;
+    @TempDir
+    Path stateDir;
 
-  @Test
-  void shouldExposeBatonCountersUnderPrometheusNamesFromTheStart() {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "meters-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    Topology topology = new Topology();
-    topology.addSource("in", "in");
-    try (KafkaStreams streams = new KafkaStreams(topology, props)) {
-      PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-      new BatonMeters(streams).bindTo(registry);
+    @Test
+    void shouldExposeBatonCountersUnderPrometheusNamesFromTheStart() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "meters-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:1");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        Topology topology = new Topology();
+        topology.addSource("in", "in");
+        try (KafkaStreams streams = new KafkaStreams(topology, props)) {
+            PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            new BatonMeters(streams).bindTo(registry);
 
-      String scrape = registry.scrape();
+            String scrape = registry.scrape();
 
-      assertThat(scrape)
-          .contains("baton_applied_turns_total 0.0")
-          .contains("baton_snapshots_emitted_total 0.0")
-          .contains("baton_duplicate_handoffs_total 0.0")
-          .contains("baton_dead_letters_total{code=\"LATE_TURN\"} 0.0")
-          .contains("baton_render_time_milliseconds_total 0.0")
-          .contains("baton_render_time_max_milliseconds 0.0")
-          .contains("baton_punctuation_failures_total 0.0");
+            assertThat(scrape)
+                    .contains("baton_applied_turns_total 0.0")
+                    .contains("baton_snapshots_emitted_total 0.0")
+                    .contains("baton_duplicate_handoffs_total 0.0")
+                    .contains("baton_dead_letters_total{code=\"LATE_TURN\"} 0.0")
+                    .contains("baton_render_time_milliseconds_total 0.0")
+                    .contains("baton_render_time_max_milliseconds 0.0")
+                    .contains("baton_punctuation_failures_total 0.0");
+        }
     }
-  }
 
-  @Test
-  void shouldNameMetersLikePrometheusCounters() {
-    assertThat(BatonMeters.meterName("applied-turns-total")).isEqualTo("applied.turns");
-    assertThat(BatonMeters.meterName("render-total")).isEqualTo("render");
-  }
+    @Test
+    void shouldNameMetersLikePrometheusCounters() {
+        assertThat(BatonMeters.meterName("applied-turns-total")).isEqualTo("applied.turns");
+        assertThat(BatonMeters.meterName("render-total")).isEqualTo("render");
+    }
 }

@@ -5,19 +5,19 @@ package dev.baton.app;
  * and the command exits with {@link #exitCode()}.
  */
 public final class AppFailure extends RuntimeException {
-  private final int exitCode;
+    private final int exitCode;
 
-  public AppFailure(int exitCode, String message) {
-    super(message);
-    this.exitCode = exitCode;
-  }
+    public AppFailure(int exitCode, String message) {
+        super(message);
+        this.exitCode = exitCode;
+    }
 
-  public AppFailure(int exitCode, String message, Throwable cause) {
-    super(message, cause);
-    this.exitCode = exitCode;
-  }
+    public AppFailure(int exitCode, String message, Throwable cause) {
+        super(message, cause);
+        this.exitCode = exitCode;
+    }
 
-  public int exitCode() {
-    return exitCode;
-  }
+    public int exitCode() {
+        return exitCode;
+    }
 }

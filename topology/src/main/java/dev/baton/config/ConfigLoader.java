@@ -18,52 +18,52 @@ import dev.baton.app.ExitCodes;
  */
 public final class ConfigLoader {
 
-  /** {@code BATON_*} variables that the launcher and the command line read: not settings. */
-  public static final Set<String> COMMAND_LINE_VARIABLES = Set.of("BATON_DEBUG", "BATON_LOG_LEVEL", "BATON_NO_BUILD",
-      "BATON_STDERR_TTY");
+    /** {@code BATON_*} variables that the launcher and the command line read: not settings. */
+    public static final Set<String> COMMAND_LINE_VARIABLES = Set.of("BATON_DEBUG", "BATON_LOG_LEVEL", "BATON_NO_BUILD",
+            "BATON_STDERR_TTY");
 
-  private ConfigLoader() {
-  }
-
-  /** A builder with the file and the environment applied; the caller adds flags and builds. */
-  public static BatonConfig.Builder builder(Path configFlag, Map<String, String> environment) {
-    BatonConfig.Builder builder = BatonConfig.builder();
-    Path file = configFlag;
-    if (file == null && environment.get("BATON_CONFIG") != null && !environment.get("BATON_CONFIG").isBlank()) {
-      file = Paths.get(environment.get("BATON_CONFIG"));
+    private ConfigLoader() {
     }
-    try {
-      if (file != null) {
-        if (!Files.isRegularFile(file)) {
-          throw new AppFailure(ExitCodes.USAGE, "the configuration file " + file + " does not exist");
+
+    /** A builder with the file and the environment applied; the caller adds flags and builds. */
+    public static BatonConfig.Builder builder(Path configFlag, Map<String, String> environment) {
+        BatonConfig.Builder builder = BatonConfig.builder();
+        Path file = configFlag;
+        if (file == null && environment.get("BATON_CONFIG") != null && !environment.get("BATON_CONFIG").isBlank()) {
+            file = Paths.get(environment.get("BATON_CONFIG"));
         }
-        builder.file(file);
-      }
-      builder.environment(settingsOnly(environment));
-    } catch (BatonConfigException e) {
-      throw new AppFailure(ExitCodes.USAGE, "configuration: " + e.getMessage(), e);
+        try {
+            if (file != null) {
+                if (!Files.isRegularFile(file)) {
+                    throw new AppFailure(ExitCodes.USAGE, "the configuration file " + file + " does not exist");
+                }
+                builder.file(file);
+            }
+            builder.environment(settingsOnly(environment));
+        } catch (BatonConfigException e) {
+            throw new AppFailure(ExitCodes.USAGE, "configuration: " + e.getMessage(), e);
+        }
+        return builder;
     }
-    return builder;
-  }
 
-  /** Builds, turning a configuration error into exit code 2. */
-  public static BatonConfig build(BatonConfig.Builder builder) {
-    return attempt(b -> b.build(), builder);
-  }
-
-  /** Applies one step (e.g. a flag), turning a configuration error into exit code 2. */
-  public static <T> T attempt(Function<BatonConfig.Builder, T> step, BatonConfig.Builder builder) {
-    try {
-      return step.apply(builder);
-    } catch (BatonConfigException e) {
-      throw new AppFailure(ExitCodes.USAGE, "configuration: " + e.getMessage(), e);
+    /** Builds, turning a configuration error into exit code 2. */
+    public static BatonConfig build(BatonConfig.Builder builder) {
+        return attempt(b -> b.build(), builder);
     }
-  }
 
-  /** The environment without the command line's own {@code BATON_*} variables. */
-  public static Map<String, String> settingsOnly(Map<String, String> environment) {
-    Map<String, String> out = new HashMap<>(environment);
-    COMMAND_LINE_VARIABLES.forEach(out::remove);
-    return out;
-  }
+    /** Applies one step (e.g. a flag), turning a configuration error into exit code 2. */
+    public static <T> T attempt(Function<BatonConfig.Builder, T> step, BatonConfig.Builder builder) {
+        try {
+            return step.apply(builder);
+        } catch (BatonConfigException e) {
+            throw new AppFailure(ExitCodes.USAGE, "configuration: " + e.getMessage(), e);
+        }
+    }
+
+    /** The environment without the command line's own {@code BATON_*} variables. */
+    public static Map<String, String> settingsOnly(Map<String, String> environment) {
+        Map<String, String> out = new HashMap<>(environment);
+        COMMAND_LINE_VARIABLES.forEach(out::remove);
+        return out;
+    }
 }

@@ -2,7 +2,6 @@ package dev.baton.topology;
 
 import dev.baton.deadletter.DeadLetters;
 import dev.baton.deadletter.ErrorCode;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;

@@ -14,41 +14,41 @@ import dev.baton.config.BatonConfig;
  */
 public final class TopicPlan {
 
-  /** Largest record the topics take (8 MiB): a snapshot up to Baton's output bound fits. */
-  public static final int MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
-  public static final int DEFAULT_PARTITIONS = 24;
-  public static final int DEFAULT_DEAD_LETTER_PARTITIONS = 6;
-  public static final short DEFAULT_REPLICATION_FACTOR = 3;
+    /** Largest record the topics take (8 MiB): a snapshot up to Baton's output bound fits. */
+    public static final int MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+    public static final int DEFAULT_PARTITIONS = 24;
+    public static final int DEFAULT_DEAD_LETTER_PARTITIONS = 6;
+    public static final short DEFAULT_REPLICATION_FACTOR = 3;
 
-  /** One topic: name, partitions, replication factor and the topic configs Baton relies on. */
-  public record Topic(String name, int partitions, short replicationFactor, Map<String, String> configs) {
-  }
+    /** One topic: name, partitions, replication factor and the topic configs Baton relies on. */
+    public record Topic(String name, int partitions, short replicationFactor, Map<String, String> configs) {
+    }
 
-  private TopicPlan() {
-  }
+    private TopicPlan() {
+    }
 
-  /**
-   * The topics for {@code config}: session events and snapshots with {@code partitions} (the
-   * parallelism), dead letters with {@code deadLetterPartitions}, tenant policies with one partition,
-   * compacted (read whole as a global table), when configured.
-   */
-  public static List<Topic> of(BatonConfig config, int partitions, int deadLetterPartitions, short replicationFactor) {
-    List<Topic> topics = new ArrayList<>();
-    topics.add(new Topic(config.sessionEventsTopic(), partitions, replicationFactor, configs("delete", replicationFactor)));
-    topics.add(new Topic(config.contextSnapshotsTopic(), partitions, replicationFactor, configs("delete", replicationFactor)));
-    topics.add(new Topic(config.deadLettersTopic(), deadLetterPartitions, replicationFactor,
-        configs("delete", replicationFactor)));
-    config.tenantPoliciesTopic().ifPresent(t ->
-        topics.add(new Topic(t, 1, replicationFactor, configs("compact", replicationFactor))));
-    return topics;
-  }
+    /**
+     * The topics for {@code config}: session events and snapshots with {@code partitions} (the
+     * parallelism), dead letters with {@code deadLetterPartitions}, tenant policies with one partition,
+     * compacted (read whole as a global table), when configured.
+     */
+    public static List<Topic> of(BatonConfig config, int partitions, int deadLetterPartitions, short replicationFactor) {
+        List<Topic> topics = new ArrayList<>();
+        topics.add(new Topic(config.sessionEventsTopic(), partitions, replicationFactor, configs("delete", replicationFactor)));
+        topics.add(new Topic(config.contextSnapshotsTopic(), partitions, replicationFactor, configs("delete", replicationFactor)));
+        topics.add(new Topic(config.deadLettersTopic(), deadLetterPartitions, replicationFactor,
+                configs("delete", replicationFactor)));
+        config.tenantPoliciesTopic().ifPresent(t ->
+                topics.add(new Topic(t, 1, replicationFactor, configs("compact", replicationFactor))));
+        return topics;
+    }
 
-  private static Map<String, String> configs(String cleanupPolicy, short replicationFactor) {
-    Map<String, String> configs = new LinkedHashMap<>();
-    configs.put("cleanup.policy", cleanupPolicy);
-    // exactly-once commits survive one broker down; a single broker can only have 1
-    configs.put("min.insync.replicas", Integer.toString(Math.max(1, Math.min(2, replicationFactor - 1))));
-    configs.put("max.message.bytes", Integer.toString(MAX_MESSAGE_BYTES));
-    return configs;
-  }
+    private static Map<String, String> configs(String cleanupPolicy, short replicationFactor) {
+        Map<String, String> configs = new LinkedHashMap<>();
+        configs.put("cleanup.policy", cleanupPolicy);
+        // exactly-once commits survive one broker down; a single broker can only have 1
+        configs.put("min.insync.replicas", Integer.toString(Math.max(1, Math.min(2, replicationFactor - 1))));
+        configs.put("max.message.bytes", Integer.toString(MAX_MESSAGE_BYTES));
+        return configs;
+    }
 }

@@ -2,7 +2,6 @@ package dev.baton.engine.parity;
 
 import dev.baton.engine.model.ToolCall;
 import dev.baton.engine.narration.Escaping;
-import dev.baton.engine.narration.Narration;
 import dev.baton.engine.snapshot.Message;
 
 import java.util.ArrayList;

@@ -42,234 +42,234 @@ import org.apache.logging.log4j.core.config.Configurator;
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
-  private final KafkaClusterTestKit cluster;
-  private final Path baseDirectory;
-  private final AtomicBoolean closed = new AtomicBoolean();
-  private final Thread shutdownHook;
+    private final KafkaClusterTestKit cluster;
+    private final Path baseDirectory;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Thread shutdownHook;
 
-  private EmbeddedKafka(KafkaClusterTestKit cluster, Path baseDirectory) {
-    this.cluster = cluster;
-    this.baseDirectory = baseDirectory;
-    this.shutdownHook = new Thread(this::closeQuietly, "embedded-kafka-shutdown");
-    Runtime.getRuntime().addShutdownHook(shutdownHook);
-  }
-
-  /** Starts a single-node broker with the default settings and waits until it accepts clients. */
-  public static EmbeddedKafka start() {
-    return start(Map.of());
-  }
-
-  /**
-   * Starts a single-node broker and waits until it accepts clients.
-   *
-   * @param brokerOverrides broker properties that replace the defaults (for example
-   *     {@code log.retention.ms})
-   */
-  public static EmbeddedKafka start(Map<String, String> brokerOverrides) {
-    Path base;
-    try {
-      base = Files.createTempDirectory("baton-kafka-");
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create a temporary directory for the embedded broker", e);
+    private EmbeddedKafka(KafkaClusterTestKit cluster, Path baseDirectory) {
+        this.cluster = cluster;
+        this.baseDirectory = baseDirectory;
+        this.shutdownHook = new Thread(this::closeQuietly, "embedded-kafka-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
-    KafkaClusterTestKit cluster = null;
-    try {
-      TestKitNodes nodes = new TestKitNodes.Builder()
-          .setCombined(true)
-          .setNumBrokerNodes(1)
-          .setNumControllerNodes(1)
-          .setBaseDirectory(base)
-          // the newest metadata version that is production-ready, never an unstable one
-          .setBootstrapMetadataVersion(MetadataVersion.LATEST_PRODUCTION)
-          .build();
-      KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes).setDeleteOnClose(true);
-      defaultBrokerConfig().forEach(builder::setConfigProp);
-      brokerOverrides.forEach(builder::setConfigProp);
-      cluster = builder.build();
-      quietBrokerLogs();
-      formatSilently(cluster);
-      cluster.startup();
-      cluster.waitForReadyBrokers();
-      return new EmbeddedKafka(cluster, base);
-    } catch (Exception e) {
-      if (cluster != null) {
+
+    /** Starts a single-node broker with the default settings and waits until it accepts clients. */
+    public static EmbeddedKafka start() {
+        return start(Map.of());
+    }
+
+    /**
+     * Starts a single-node broker and waits until it accepts clients.
+     *
+     * @param brokerOverrides broker properties that replace the defaults (for example
+     *     {@code log.retention.ms})
+     */
+    public static EmbeddedKafka start(Map<String, String> brokerOverrides) {
+        Path base;
         try {
-          cluster.close();
-        } catch (Exception closing) {
-          e.addSuppressed(closing);
+            base = Files.createTempDirectory("baton-kafka-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary directory for the embedded broker", e);
         }
-      }
-      deleteRecursively(base);
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-      }
-      throw new IllegalStateException("the embedded Kafka broker did not start: " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * The kit's storage formatter prints its bootstrap metadata to {@code System.out}, which is where
-   * {@code baton demo} and {@code baton backfill} write their results: swallow it.
-   */
-  private static void formatSilently(KafkaClusterTestKit cluster) throws Exception {
-    PrintStream stdout = System.out;
-    System.setOut(new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8));
-    try {
-      cluster.format();
-    } finally {
-      System.setOut(stdout);
-    }
-  }
-
-  /**
-   * An in-process broker is a means, not the subject: its controller, raft and broker-side client
-   * logs (activation notices, disconnects at shutdown) would drown Baton's own output.
-   */
-  private static void quietBrokerLogs() {
-    Map<String, Level> levels = new HashMap<>();
-    for (String logger : List.of("kafka", "org.apache.kafka.controller", "org.apache.kafka.raft",
-        "org.apache.kafka.server", "org.apache.kafka.storage", "org.apache.kafka.metadata",
-        "org.apache.kafka.image", "org.apache.kafka.coordinator", "org.apache.kafka.common.test",
-        "org.apache.kafka.clients.NetworkClient")) {
-      levels.put(logger, Level.ERROR);
-    }
-    Configurator.setLevel(levels);
-  }
-
-  /** Broker settings that make one node behave like a small, correct cluster. */
-  static Map<String, String> defaultBrokerConfig() {
-    return Map.ofEntries(
-        // one node: every internal topic has a single replica
-        Map.entry("offsets.topic.replication.factor", "1"),
-        Map.entry("offsets.topic.num.partitions", "1"),
-        Map.entry("transaction.state.log.replication.factor", "1"),
-        Map.entry("transaction.state.log.min.isr", "1"),
-        Map.entry("transaction.state.log.num.partitions", "1"),
-        Map.entry("share.coordinator.state.topic.replication.factor", "1"),
-        Map.entry("share.coordinator.state.topic.min.isr", "1"),
-        Map.entry("default.replication.factor", "1"),
-        Map.entry("min.insync.replicas", "1"),
-        // no preview features: behave like a production broker
-        Map.entry("unstable.feature.versions.enable", "false"),
-        Map.entry("unstable.api.versions.enable", "false"),
-        // topics are created on purpose (like a managed cluster), never by a typo
-        Map.entry("auto.create.topics.enable", "false"),
-        // a single consumer group member should not wait 3 s for others to join
-        Map.entry("group.initial.rebalance.delay.ms", "0"),
-        // the log cleaner's default 128 MiB buffer is far more than a demo needs
-        Map.entry("log.cleaner.dedupe.buffer.size", "16777216"));
-  }
-
-  /** {@code host:port} of the broker's client listener. */
-  public String bootstrapServers() {
-    return cluster.bootstrapServers();
-  }
-
-  /** A new admin client for this broker; the caller closes it. */
-  public Admin admin() {
-    return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
-  }
-
-  /**
-   * Creates topics with the given number of partitions (replication factor 1) and waits for them;
-   * topics that already exist are left as they are.
-   */
-  public void createTopics(int partitions, String... names) {
-    createTopics(partitions, Map.of(), names);
-  }
-
-  /** Like {@link #createTopics(int, String...)}, with topic configs (for example {@code cleanup.policy}). */
-  public void createTopics(int partitions, Map<String, String> configs, String... names) {
-    List<NewTopic> topics = new ArrayList<>();
-    for (String name : names) {
-      topics.add(new NewTopic(name, Optional.of(partitions), Optional.of((short) 1)).configs(configs));
-    }
-    try (Admin admin = admin()) {
-      admin.createTopics(topics).values().forEach((name, future) -> {
+        KafkaClusterTestKit cluster = null;
         try {
-          future.get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-          if (!(e.getCause() instanceof TopicExistsException)) {
-            throw new IllegalStateException("cannot create topic " + name + ": " + e.getCause(), e.getCause());
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while creating topic " + name, e);
-        } catch (java.util.concurrent.TimeoutException e) {
-          throw new IllegalStateException("topic " + name + " was not created within 30 s", e);
+            TestKitNodes nodes = new TestKitNodes.Builder()
+                    .setCombined(true)
+                    .setNumBrokerNodes(1)
+                    .setNumControllerNodes(1)
+                    .setBaseDirectory(base)
+                    // the newest metadata version that is production-ready, never an unstable one
+                    .setBootstrapMetadataVersion(MetadataVersion.LATEST_PRODUCTION)
+                    .build();
+            KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes).setDeleteOnClose(true);
+            defaultBrokerConfig().forEach(builder::setConfigProp);
+            brokerOverrides.forEach(builder::setConfigProp);
+            cluster = builder.build();
+            quietBrokerLogs();
+            formatSilently(cluster);
+            cluster.startup();
+            cluster.waitForReadyBrokers();
+            return new EmbeddedKafka(cluster, base);
+        } catch (Exception e) {
+            if (cluster != null) {
+                try {
+                    cluster.close();
+                } catch (Exception closing) {
+                    e.addSuppressed(closing);
+                }
+            }
+            deleteRecursively(base);
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("the embedded Kafka broker did not start: " + e.getMessage(), e);
         }
-      });
     }
-  }
 
-  /** Bytes the broker's data (logs, metadata) takes on disk now. */
-  public long diskUsageBytes() {
-    try (var files = Files.walk(baseDirectory)) {
-      return files.filter(Files::isRegularFile).mapToLong(f -> {
+    /**
+     * The kit's storage formatter prints its bootstrap metadata to {@code System.out}, which is where
+     * {@code baton demo} and {@code baton backfill} write their results: swallow it.
+     */
+    private static void formatSilently(KafkaClusterTestKit cluster) throws Exception {
+        PrintStream stdout = System.out;
+        System.setOut(new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8));
         try {
-          return Files.size(f);
-        } catch (IOException gone) {
-          return 0; // deleted while walking (a segment removed by retention)
+            cluster.format();
+        } finally {
+            System.setOut(stdout);
         }
-      }).sum();
-    } catch (IOException | UncheckedIOException e) {
-      return -1;
     }
-  }
 
-  /** The kit itself, for tests that bounce brokers or inspect the controller. */
-  public KafkaClusterTestKit cluster() {
-    return cluster;
-  }
-
-  /** Stops the broker and deletes its data. Idempotent. */
-  @Override
-  public void close() {
-    closeQuietly();
-    try {
-      Runtime.getRuntime().removeShutdownHook(shutdownHook);
-    } catch (IllegalStateException shuttingDown) {
-      // already in shutdown: the hook is running or has run
-    }
-  }
-
-  private void closeQuietly() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
-    }
-    try {
-      cluster.close();
-    } catch (Exception e) {
-      // closing is best effort: the data directory is removed below either way
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-      }
-    } finally {
-      deleteRecursively(baseDirectory);
-    }
-  }
-
-  /** Deletes a directory tree, best effort (a temporary directory left behind is not worth failing for). */
-  public static void deleteRecursively(Path root) {
-    if (root == null || !Files.exists(root)) {
-      return;
-    }
-    try {
-      Files.walkFileTree(root, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-          Files.deleteIfExists(file);
-          return FileVisitResult.CONTINUE;
+    /**
+     * An in-process broker is a means, not the subject: its controller, raft and broker-side client
+     * logs (activation notices, disconnects at shutdown) would drown Baton's own output.
+     */
+    private static void quietBrokerLogs() {
+        Map<String, Level> levels = new HashMap<>();
+        for (String logger : List.of("kafka", "org.apache.kafka.controller", "org.apache.kafka.raft",
+                "org.apache.kafka.server", "org.apache.kafka.storage", "org.apache.kafka.metadata",
+                "org.apache.kafka.image", "org.apache.kafka.coordinator", "org.apache.kafka.common.test",
+                "org.apache.kafka.clients.NetworkClient")) {
+            levels.put(logger, Level.ERROR);
         }
-
-        @Override
-        public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
-          Files.deleteIfExists(dir);
-          return FileVisitResult.CONTINUE;
-        }
-      });
-    } catch (IOException e) {
-      // leaving a temporary directory behind is not worth failing a run for
+        Configurator.setLevel(levels);
     }
-  }
+
+    /** Broker settings that make one node behave like a small, correct cluster. */
+    static Map<String, String> defaultBrokerConfig() {
+        return Map.ofEntries(
+                // one node: every internal topic has a single replica
+                Map.entry("offsets.topic.replication.factor", "1"),
+                Map.entry("offsets.topic.num.partitions", "1"),
+                Map.entry("transaction.state.log.replication.factor", "1"),
+                Map.entry("transaction.state.log.min.isr", "1"),
+                Map.entry("transaction.state.log.num.partitions", "1"),
+                Map.entry("share.coordinator.state.topic.replication.factor", "1"),
+                Map.entry("share.coordinator.state.topic.min.isr", "1"),
+                Map.entry("default.replication.factor", "1"),
+                Map.entry("min.insync.replicas", "1"),
+                // no preview features: behave like a production broker
+                Map.entry("unstable.feature.versions.enable", "false"),
+                Map.entry("unstable.api.versions.enable", "false"),
+                // topics are created on purpose (like a managed cluster), never by a typo
+                Map.entry("auto.create.topics.enable", "false"),
+                // a single consumer group member should not wait 3 s for others to join
+                Map.entry("group.initial.rebalance.delay.ms", "0"),
+                // the log cleaner's default 128 MiB buffer is far more than a demo needs
+                Map.entry("log.cleaner.dedupe.buffer.size", "16777216"));
+    }
+
+    /** {@code host:port} of the broker's client listener. */
+    public String bootstrapServers() {
+        return cluster.bootstrapServers();
+    }
+
+    /** A new admin client for this broker; the caller closes it. */
+    public Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
+    }
+
+    /**
+     * Creates topics with the given number of partitions (replication factor 1) and waits for them;
+     * topics that already exist are left as they are.
+     */
+    public void createTopics(int partitions, String... names) {
+        createTopics(partitions, Map.of(), names);
+    }
+
+    /** Like {@link #createTopics(int, String...)}, with topic configs (for example {@code cleanup.policy}). */
+    public void createTopics(int partitions, Map<String, String> configs, String... names) {
+        List<NewTopic> topics = new ArrayList<>();
+        for (String name : names) {
+            topics.add(new NewTopic(name, Optional.of(partitions), Optional.of((short) 1)).configs(configs));
+        }
+        try (Admin admin = admin()) {
+            admin.createTopics(topics).values().forEach((name, future) -> {
+                try {
+                    future.get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new IllegalStateException("cannot create topic " + name + ": " + e.getCause(), e.getCause());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while creating topic " + name, e);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    throw new IllegalStateException("topic " + name + " was not created within 30 s", e);
+                }
+            });
+        }
+    }
+
+    /** Bytes the broker's data (logs, metadata) takes on disk now. */
+    public long diskUsageBytes() {
+        try (var files = Files.walk(baseDirectory)) {
+            return files.filter(Files::isRegularFile).mapToLong(f -> {
+                try {
+                    return Files.size(f);
+                } catch (IOException gone) {
+                    return 0; // deleted while walking (a segment removed by retention)
+                }
+            }).sum();
+        } catch (IOException | UncheckedIOException e) {
+            return -1;
+        }
+    }
+
+    /** The kit itself, for tests that bounce brokers or inspect the controller. */
+    public KafkaClusterTestKit cluster() {
+        return cluster;
+    }
+
+    /** Stops the broker and deletes its data. Idempotent. */
+    @Override
+    public void close() {
+        closeQuietly();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // already in shutdown: the hook is running or has run
+        }
+    }
+
+    private void closeQuietly() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            cluster.close();
+        } catch (Exception e) {
+            // closing is best effort: the data directory is removed below either way
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+        } finally {
+            deleteRecursively(baseDirectory);
+        }
+    }
+
+    /** Deletes a directory tree, best effort (a temporary directory left behind is not worth failing for). */
+    public static void deleteRecursively(Path root) {
+        if (root == null || !Files.exists(root)) {
+            return;
+        }
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
+                    Files.deleteIfExists(dir);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            // leaving a temporary directory behind is not worth failing a run for
+        }
+    }
 }

@@ -16,39 +16,39 @@ import picocli.CommandLine.Spec;
  * as {@code ./baton run}.
  */
 @Command(
-    name = "baton",
-    mixinStandardHelpOptions = true,
-    versionProvider = VersionProvider.class,
-    header = "Baton service image: `run` (see `run --help`).",
-    subcommands = {RunCommand.class, CommandLine.HelpCommand.class})
+        name = "baton",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        header = "Baton service image: `run` (see `run --help`).",
+        subcommands = {RunCommand.class, CommandLine.HelpCommand.class})
 public final class ServiceCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-  public static void main(String[] args) {
-    System.exit(execute(args));
-  }
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
 
-  public static int execute(String... args) {
-    CommandLine commandLine = new CommandLine(new ServiceCommand());
-    commandLine.setExitCodeExceptionMapper(e -> e instanceof AppFailure f ? f.exitCode() : ExitCodes.FAILED);
-    commandLine.setExecutionExceptionHandler((e, cl, parsed) -> {
-      PrintWriter err = cl.getErr();
-      err.println("baton: " + (e instanceof AppFailure ? e.getMessage() : cl.getCommandName() + " failed: " + e));
-      err.flush();
-      return e instanceof AppFailure f ? f.exitCode() : ExitCodes.FAILED;
-    });
-    commandLine.setParameterExceptionHandler((e, a) -> {
-      e.getCommandLine().getErr().println("baton: " + e.getMessage());
-      return ExitCodes.USAGE;
-    });
-    return commandLine.execute(args);
-  }
+    public static int execute(String... args) {
+        CommandLine commandLine = new CommandLine(new ServiceCommand());
+        commandLine.setExitCodeExceptionMapper(e -> e instanceof AppFailure f ? f.exitCode() : ExitCodes.FAILED);
+        commandLine.setExecutionExceptionHandler((e, cl, parsed) -> {
+            PrintWriter err = cl.getErr();
+            err.println("baton: " + (e instanceof AppFailure ? e.getMessage() : cl.getCommandName() + " failed: " + e));
+            err.flush();
+            return e instanceof AppFailure f ? f.exitCode() : ExitCodes.FAILED;
+        });
+        commandLine.setParameterExceptionHandler((e, a) -> {
+            e.getCommandLine().getErr().println("baton: " + e.getMessage());
+            return ExitCodes.USAGE;
+        });
+        return commandLine.execute(args);
+    }
 
-  @Override
-  public Integer call() {
-    spec.commandLine().usage(spec.commandLine().getErr());
-    return ExitCodes.USAGE;
-  }
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCodes.USAGE;
+    }
 }
