@@ -48,7 +48,7 @@ public final class BrickBuilder {
      * Brick budgets below this are raised to it (like the transcript's 2,000): the session line and the missing-range
      * markers must fit. Baton's reading of R6 for tenant policies with tiny bricks.
      */
-    public static final int MIN_BUDGET_CHARS = 1_000;
+    public static final int MIN_BUDGET_CHARS = Policy.MIN_BRICK_BUDGET_CHARS;
 
     /** Room the brief and task give way to, so the newest activity always shows (trimmed if it must). */
     static final int MIN_ACTIVITY_CHARS = 200;

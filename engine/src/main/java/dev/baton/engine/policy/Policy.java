@@ -99,6 +99,17 @@ public record Policy(
         return Math.max(b, minTranscriptBudgetChars);
     }
 
+    /** Brick budgets below this are raised to it (docs/rendering.md, "Brick"). */
+    public static final int MIN_BRICK_BUDGET_CHARS = 1_000;
+
+    /**
+     * The largest brick any hand-off of this tenant can get: the larger of the two brick budgets, raised to
+     * {@link #MIN_BRICK_BUDGET_CHARS} like the brick itself does (what state must keep within the brick's reach).
+     */
+    public int maxBrickBudget() {
+        return Math.max(MIN_BRICK_BUDGET_CHARS, Math.max(brickBudgetLocalChars, brickBudgetCliChars));
+    }
+
     /** The largest transcript budget any hand-off of this tenant can get (what state must keep). */
     public int maxTranscriptBudget() {
         return Math.max(transcriptBudgetChars, minTranscriptBudgetChars);

@@ -76,7 +76,7 @@ public final class SnapshotSize {
     public static long policyBound(Policy p, Encoding e) {
         long text = (long) p.maxTranscriptBudget() + p.digestBudgetChars() + p.manifestCapChars()
                 + MARKER_ALLOWANCE_CHARS
-                + Math.max(p.brickBudgetLocalChars(), p.brickBudgetCliChars())
+                + p.maxBrickBudget()
                 + Math.max(prompt(p.ownerFramingPrompt()), prompt(p.continuityFramingPrompt()));
         long seqs = 2L + p.inlineTrailBytes() / 2 + p.manifestCapChars();
         long other = FIXED + seqs * PER_SEQ + (long) TRUNCATIONS_ALLOWANCE * PER_TRUNCATION;

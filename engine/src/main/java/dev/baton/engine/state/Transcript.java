@@ -111,7 +111,8 @@ final class Transcript {
     }
 
     static long brickWindow(Policy policy) {
-        return Math.max(policy.brickBudgetCliChars(), policy.brickBudgetLocalChars());
+        // The brick raises small budgets to its minimum: its reach is the raised budget, not the configured one.
+        return policy.maxBrickBudget();
     }
 
     /**

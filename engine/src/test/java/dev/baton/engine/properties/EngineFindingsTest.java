@@ -67,6 +67,29 @@ class EngineFindingsTest {
         assertThat(compacted).isEqualTo(full);
     }
 
+    /**
+     * From CompactionIsInvisibleProperties (long sessions, seed 2519914266644360266): brick budgets below the brick's
+     * minimum (here 353 and 504, raised to 1,000 when rendering) made compaction drop an empty ASSISTANT turn still
+     * within the brick's reach, so the compacted brick lost its {@code [seq N a]} line and counted one more omitted
+     * turn ("370 turns" instead of "369").
+     */
+    @Test
+    void shouldKeepTurnsWithinTheRaisedBrickBudgetWhenCompacting() {
+        Policy policy = Policy.builder().transcriptBudgetChars(2_000)
+                .brickBudgetLocalChars(353).brickBudgetCliChars(504).build();
+        Sessions s = Sessions.create().policy(policy).user("task").say("a", "plan");
+        for (int i = 0; i < 20; i++) s.user("older " + "o".repeat(100));
+        s.say("a", "");
+        long emptySeq = s.state().lastAppliedSeq();
+        for (int i = 0; i < 6; i++) s.user("newer " + "n".repeat(80));
+
+        Snapshot full = s.render(s.fullState(), Sessions.handoff("b"));
+        Snapshot compacted = s.render(s.state(), Sessions.handoff("b"));
+        assertThat(full.brick()).contains("[seq " + emptySeq + " a]").contains("(earlier activity omitted — ");
+        assertThat(compacted.brick()).isEqualTo(full.brick());
+        assertThat(compacted).isEqualTo(full);
+    }
+
     /** From HeadTailTrimProperties: R5, the newest turn's content is kept (cut if needed). */
     @Test
     void shouldKeepTheNewestTurnBeforeAPendingMarker() {
