@@ -1,25 +1,17 @@
 package dev.baton.it;
 
+import static dev.baton.it.EngineRendering.bytes;
+import static dev.baton.it.EngineRendering.key;
+import static dev.baton.it.EngineRendering.renderDirectly;
+import static dev.baton.it.EngineRendering.sample;
+import static dev.baton.it.EngineRendering.withoutAudit;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.config.BatonConfig;
-import dev.baton.egress.SnapshotEncoder;
-import dev.baton.engine.ContextEngine;
-import dev.baton.engine.model.SessionKey;
-import dev.baton.engine.policy.Policy;
-import dev.baton.engine.state.ReadyHandoff;
-import dev.baton.engine.state.SessionState;
-import dev.baton.ingest.Decoded;
-import dev.baton.ingest.SessionEventDecoder;
-import dev.baton.processor.InboundEvent;
 import dev.baton.processor.SessionContextProcessor;
 import dev.baton.replay.embedded.EmbeddedKafka;
 import dev.baton.topology.BatonTopology;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -160,70 +151,5 @@ class RestoreFromChangelogIT {
             }
             streams.close(Duration.ofSeconds(30));
         }
-    }
-
-    /** The engine alone: same decoder, same order, the contract's default policy, settled at the end. */
-    private static Map<String, byte[]> renderDirectly(List<String> lines) {
-        SessionEventDecoder decoder = SessionEventDecoder.json(1024 * 1024);
-        SnapshotEncoder encoder = SnapshotEncoder.json();
-        Policy policy = Policy.defaults();
-        Map<String, SessionState> states = new LinkedHashMap<>();
-        Map<String, byte[]> out = new LinkedHashMap<>();
-        for (String line : lines) {
-            Decoded d = decoder.decode(bytes(key(line)), bytes(line));
-            if (!d.accepted()) continue;
-            InboundEvent ev = d.event();
-            SessionState state = states.computeIfAbsent(ev.sessionKey(), k -> SessionState.empty());
-            List<ReadyHandoff> ready = new ArrayList<>();
-            if (ev.turn() != null) ready.addAll(state.offerTurn(ev.turn(), policy, 0).released());
-            else if (ev.handoff() != null) ready.addAll(state.offerHandoff(ev.handoff(), ev.occurredAtMillis(), policy, 0).ready());
-            else state.close(0);
-            for (ReadyHandoff r : ready) put(out, encoder, ev.tenantId(), ev.sessionId(), state, r, policy);
-        }
-        for (Map.Entry<String, SessionState> e : states.entrySet()) {
-            SessionKey ids = SessionKey.parse(e.getKey()).orElseThrow();
-            for (ReadyHandoff r : e.getValue().settleAll(policy)) {
-                put(out, encoder, ids.tenantId(), ids.sessionId(), e.getValue(), r, policy);
-            }
-        }
-        return out;
-    }
-
-    private static void put(Map<String, byte[]> out, SnapshotEncoder encoder, String tenant, String session,
-            SessionState state, ReadyHandoff ready, Policy policy) {
-        var snapshot = ContextEngine.render(tenant, session, state, ready, policy);
-        out.put(snapshot.snapshotId(), encoder.encode("baton.context-snapshots", snapshot));
-    }
-
-    private static List<String> sample() throws Exception {
-        List<String> lines = new ArrayList<>();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(Objects.requireNonNull(
-                RestoreFromChangelogIT.class.getResourceAsStream("/demo/sessions.jsonl")), StandardCharsets.UTF_8))) {
-            for (String line = r.readLine(); line != null; line = r.readLine()) {
-                if (!line.isBlank()) lines.add(line);
-            }
-        }
-        return lines;
-    }
-
-    private static String key(String line) {
-        try {
-            JsonNode n = JSON.readTree(line);
-            return SessionKey.format(n.path("tenant_id").asText(), n.path("session_id").asText());
-        } catch (Exception e) {
-            return "unreadable/line";
-        }
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** The JSON line with provenance and content hash set to null. */
-    private static String withoutAudit(byte[] line) throws java.io.IOException {
-        com.fasterxml.jackson.databind.node.ObjectNode n = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(line);
-        n.putNull("provenance");
-        n.putNull("content_sha256");
-        return n.toString();
     }
 }
