@@ -1,11 +1,12 @@
 package dev.baton.engine.state;
 
 /** UTF-8 byte lengths without encoding (the trail ledger counts bytes on every turn). */
-final class Utf8 {
+public final class Utf8 {
     private Utf8() {
     }
 
-    static long length(String s) {
+    /** The number of bytes {@code s} takes in UTF-8 (an unpaired surrogate counts 3: an upper bound, Java's encoder writes one '?'). */
+    public static long length(String s) {
         if (s == null) return 0;
         long n = 0;
         for (int i = 0; i < s.length(); i++) {

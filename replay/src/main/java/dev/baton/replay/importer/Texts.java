@@ -1,5 +1,7 @@
 package dev.baton.replay.importer;
 
+import dev.baton.engine.state.Utf8;
+
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -29,17 +31,6 @@ final class Texts {
 
     /** UTF-8 length of a string. */
     static long utf8(String s) {
-        if (s == null) return 0;
-        long n = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < 0x80) n++;
-            else if (c < 0x800) n += 2;
-            else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
-                n += 4;
-                i++;
-            } else n += 3;
-        }
-        return n;
+        return Utf8.length(s);
     }
 }
