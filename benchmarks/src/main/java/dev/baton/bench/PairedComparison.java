@@ -34,6 +34,19 @@ public final class PairedComparison {
     public static Result measure(Scenario scenario, int turns, double seconds) {
         LongSupplier candidate = operation(scenario, turns, StateKind.COMPACTED);
         LongSupplier baseline = operation(scenario, turns, StateKind.FULL);
+        Pairs p = pairs(candidate, baseline, seconds);
+        return new Result(scenario, turns, p.ratio(), p.candidateNanos(), p.baselineNanos(), p.pairs());
+    }
+
+    /** The median per-pair ratio, the median times (ns) of each side and the number of pairs. */
+    public record Pairs(double ratio, long candidateNanos, long baselineNanos, int pairs) {
+    }
+
+    /**
+     * Times two operations (each returns its own duration in ns) in alternating pairs for about {@code seconds},
+     * after a warm-up of a third of it; which one goes first alternates too.
+     */
+    public static Pairs pairs(LongSupplier candidate, LongSupplier baseline, double seconds) {
         long warmupEnd = System.nanoTime() + (long) (seconds / 3 * 1e9);
         int warm = 0;
         while (System.nanoTime() < warmupEnd || warm < 3) {
@@ -58,7 +71,7 @@ public final class PairedComparison {
             b.add(tb);
             ratios.add((double) tc / tb);
         }
-        return new Result(scenario, turns, median(ratios), median(c), median(b), ratios.size());
+        return new Pairs(median(ratios), median(c), median(b), ratios.size());
     }
 
     /** An operation that returns its own duration in nanoseconds. */

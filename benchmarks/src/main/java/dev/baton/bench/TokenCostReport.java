@@ -12,8 +12,6 @@ import dev.baton.engine.tokens.Tokenizers;
 import dev.baton.processor.JTokkitTokenizers;
 import dev.baton.serde.AvroJson;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.LongSupplier;
@@ -75,32 +73,9 @@ public final class TokenCostReport {
     }
 
     private static void row(int turns, String what, LongSupplier candidate, LongSupplier baseline, double seconds) {
-        long warmEnd = System.nanoTime() + (long) (seconds / 3 * 1e9);
-        int warm = 0;
-        while (System.nanoTime() < warmEnd || warm < 3) {
-            candidate.getAsLong();
-            baseline.getAsLong();
-            warm++;
-        }
-        List<Double> ratios = new ArrayList<>();
-        List<Long> c = new ArrayList<>();
-        List<Long> b = new ArrayList<>();
-        long end = System.nanoTime() + (long) (seconds * 1e9);
-        while (System.nanoTime() < end || ratios.size() < 5) {
-            long tc, tb;
-            if (ratios.size() % 2 == 0) {
-                tc = candidate.getAsLong();
-                tb = baseline.getAsLong();
-            } else {
-                tb = baseline.getAsLong();
-                tc = candidate.getAsLong();
-            }
-            c.add(tc);
-            b.add(tb);
-            ratios.add((double) tc / tb);
-        }
-        System.out.printf(Locale.ROOT, "| %d | %s | %.2f | %,.0f | %,.0f | %d |%n", turns, what, median(ratios),
-                median(c) / 1e3, median(b) / 1e3, ratios.size());
+        PairedComparison.Pairs p = PairedComparison.pairs(candidate, baseline, seconds);
+        System.out.printf(Locale.ROOT, "| %d | %s | %.2f | %,.0f | %,.0f | %d |%n", turns, what, p.ratio(),
+                p.candidateNanos() / 1e3, p.baselineNanos() / 1e3, p.pairs());
     }
 
     private static LongSupplier timed(LongSupplier op) {
@@ -112,9 +87,4 @@ public final class TokenCostReport {
         };
     }
 
-    private static <T extends Comparable<T>> double median(List<T> values) {
-        List<T> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        return ((Number) sorted.get(sorted.size() / 2)).doubleValue();
-    }
 }
