@@ -61,6 +61,7 @@ public final class BatonConfig {
     public static final String HTTP_MAX_URL_CHARS = "baton.http.max-url-chars";
     public static final String HTTP_MAX_CONCURRENT_QUERIES = "baton.http.max-concurrent-queries";
     public static final String STATE_CACHE_MAX_BYTES = "baton.state.cache.max.bytes";
+    public static final String STATE_CHANGELOG = "baton.state.changelog";
     public static final String ROCKSDB_TOTAL_BYTES = "baton.rocksdb.total.bytes";
     public static final String ROCKSDB_WRITE_BUFFER_BYTES = "baton.rocksdb.write-buffer.bytes";
     public static final String POLICY_PREFIX = "baton.policy.";
@@ -182,6 +183,11 @@ public final class BatonConfig {
     /** Bound of the decoded-state cache per stream task, in bytes. */
     public long stateCacheMaxBytes() {
         return Long.parseLong(values.get(STATE_CACHE_MAX_BYTES));
+    }
+
+    /** False: the session stores have no changelog topics (a run whose state never outlives its process). */
+    public boolean stateChangelog() {
+        return Boolean.parseBoolean(values.get(STATE_CHANGELOG));
     }
 
     public long rocksDbTotalBytes() {
@@ -526,6 +532,11 @@ public final class BatonConfig {
                 Setting.longValue(STATE_CACHE_MAX_BYTES, "33554432", 0,
                         "Bound of the decoded-session-state cache of each stream task, in bytes (busy sessions are not "
                                 + "read back from their stored turns on every event); 0: no cache."),
+                Setting.bool(STATE_CHANGELOG, "true",
+                        "false: the session stores are not changelogged, so their state cannot be restored after a "
+                                + "crash, a rebalance or a lost state directory. Only for runs whose state never "
+                                + "outlives the process: `baton backfill` and `demo` set it (a failure fails the "
+                                + "whole run); not for `baton run`."),
                 Setting.longValue(ROCKSDB_TOTAL_BYTES, "268435456", 1_048_576,
                         "Off-heap memory of all RocksDB stores of the instance: one shared block cache (data, index "
                                 + "and filter blocks) that the memtables are charged to."),
