@@ -158,6 +158,7 @@ public final class LiveSessionsHarness {
                     settings.get(StreamsConfig.NUM_STREAM_THREADS_CONFIG), flags.xmx(), flags.partitions());
 
             Path props = Files.createTempFile("live-sessions-", ".properties");
+            props.toFile().deleteOnExit();
             Properties p = new Properties();
             p.putAll(settings);
             try (var out = Files.newBufferedWriter(props)) {
