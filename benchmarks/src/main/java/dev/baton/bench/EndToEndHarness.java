@@ -127,7 +127,8 @@ public final class EndToEndHarness {
 
     /** What one application did. */
     record Outcome(String name, long records, double seconds, long outputs, long deadLetters, long internalBytes,
-                   long[] latencyMicros, double steadyPerSecond, Map<String, Long> changelogRecords) {
+                   long[] latencyMicros, double steadyPerSecond, Map<String, Long> changelogRecords,
+                   double cpuMicrosPerRecord) {
         double recordsPerSecond() {
             return records / seconds;
         }
@@ -350,6 +351,7 @@ public final class EndToEndHarness {
             streams.start();
             check(running.await(120, TimeUnit.SECONDS) && runningAt.get() != 0, name + " did not reach RUNNING");
             Map<TopicPartition, Long> ends = endOffsets(admin, inputTopic, flags.partitions());
+            long cpuBefore = cpuNanos(appId);
             // The input plus the latency hand-offs of applications that ran before (no markers: not transactional).
             long records = ends.values().stream().mapToLong(Long::longValue).sum();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(flags.timeoutSeconds());
@@ -373,6 +375,7 @@ public final class EndToEndHarness {
                 Thread.sleep(50);
             }
             long endAt = System.nanoTime();
+            long cpu = cpuNanos(appId) - cpuBefore;
             double seconds = (endAt - runningAt.get()) / 1e9;
             double steady = endAt > firstAt && firstDone < records ? (records - firstDone) / ((endAt - firstAt) / 1e9)
                     : records / seconds;
@@ -391,11 +394,27 @@ public final class EndToEndHarness {
             long[] latency = outputTopic == null ? new long[0] : latency(kafka, inputTopic, outputTopic, flags, encoder,
                     name);
             return new Outcome(name, records, seconds, outputs, deadLetters, internalBytes, latency, steady,
-                    changelogs);
+                    changelogs, cpu / 1e3 / records);
         } finally {
             streams.close(Duration.ofSeconds(60));
             streams.cleanUp();
         }
+    }
+
+    /**
+     * CPU time of the application's own threads so far (stream threads, their producers' and consumers' network
+     * threads, the state updater: every live thread whose name holds the application id). On a machine shared with
+     * other work, CPU per record is steadier than wall-clock records/s; the broker's CPU is not included.
+     */
+    static long cpuNanos(String appId) {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (!t.getName().contains(appId)) continue;
+            long c = mx.getThreadCpuTime(t.getId());
+            if (c > 0) sum += c;
+        }
+        return sum;
     }
 
     /** Bytes on disk of the topics whose names start with {@code prefix} (an application's changelogs). */
@@ -570,6 +589,16 @@ public final class EndToEndHarness {
                     o.percentile(0.99) / 1e3, o.outputs(), o.internalBytes() / 1e6);
         }
         System.out.println("  (steady/s: records/s from the first commit seen on, leaving out start-up)");
+        System.out.printf(Locale.ROOT, "  CPU of the application's threads per record: %s%n",
+                java.util.stream.Stream.of(base, floor, ours).filter(java.util.Objects::nonNull)
+                        .map(o -> String.format(Locale.ROOT, "%s %.1f us", o.name(), o.cpuMicrosPerRecord()))
+                        .collect(java.util.stream.Collectors.joining(", ")));
+        if (floor != null) {
+            System.out.printf(Locale.ROOT, "  by CPU per record: baton / floor %.3f (target >= 0.8), baton / pass-through "
+                            + "%s (target >= 0.35)%n", floor.cpuMicrosPerRecord() / ours.cpuMicrosPerRecord(),
+                    base == null ? "-" : String.format(Locale.ROOT, "%.3f",
+                            base.cpuMicrosPerRecord() / ours.cpuMicrosPerRecord()));
+        }
         for (Outcome o : new Outcome[]{floor, ours}) {
             if (o == null || o.changelogRecords().isEmpty()) continue;
             StringBuilder sb = new StringBuilder();
