@@ -70,7 +70,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       end of the input; checks the output (every record passed through; one snapshot per hand-off and no dead
  *       letters); then measures latency: {@code --latency-samples} hand-offs sent one at a time into existing
  *       sessions, each timed from send to the committed output record.</li>
- *   <li>Prints records/s for both, the ratio Baton / baseline, and latency percentiles.</li>
+ *   <li>Prints, for the pass-through, the store-only floor ({@link #storeOnlyFloor}) and Baton: records/s (from
+ *       RUNNING, and from the first commit seen), CPU of the application's own threads per record, latency
+ *       percentiles, changelog records per store per input record, and the ratios Baton / floor and Baton /
+ *       pass-through that issue 8 sets targets for.</li>
  * </ol>
  * Flags: {@code --turns} (30000), {@code --sessions} (300), {@code --partitions} (4), {@code --format} (avro),
  * {@code --handoff-every} (25), {@code --size-factor} (0.1), {@code --latency-samples} (50),
