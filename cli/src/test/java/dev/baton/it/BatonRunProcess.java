@@ -83,6 +83,12 @@ final class BatonRunProcess implements AutoCloseable {
         }
     }
 
+    /** The {@code /metrics} page (Prometheus text). */
+    String metrics() throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/metrics"))
+                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
     boolean isAlive() {
         return process.isAlive();
     }
