@@ -160,8 +160,8 @@ class RegistryOutageIT {
             long quiet = System.nanoTime() + Duration.ofSeconds(3).toNanos();
             while (System.nanoTime() < quiet) poll(consumer, reader, actual);
 
-            String failedThreads = baton.metrics().lines().filter(l -> l.startsWith("kafka_stream_failed_stream_threads"))
-                    .findFirst().orElse("(no kafka_stream_failed_stream_threads in /metrics)");
+            String failedThreads = baton.metrics().lines().filter(l -> l.startsWith("kafka_stream_failed_stream_threads_total"))
+                    .findFirst().orElse("(no kafka_stream_failed_stream_threads_total in /metrics)");
             String log = baton.log();
             long retries = log.lines().filter(l -> l.contains("A dependency is unavailable")).count();
             double pause = (arrivals.getOrDefault("last", resumedAt) - resumedAt) / 1e9;
@@ -172,7 +172,8 @@ class RegistryOutageIT {
             // the outage was seen (otherwise this test proves nothing) and survived
             assertThat(retries).as("the outage reached Baton:\n%s", log).isPositive();
             // the signal docs/operations.md tells operators to watch
-            assertThat(failedThreads).doesNotEndWith(" 0.0").matches("kafka_stream_failed_stream_threads(\\{.*\\})? [0-9.]+");
+            assertThat(failedThreads).doesNotEndWith(" 0.0")
+                    .matches("kafka_stream_failed_stream_threads_total(\\{.*\\})? [0-9.]+");
             assertThat(baton.isAlive()).as(log).isTrue();
             assertThat(deadLetters()).as("nothing dead-lettered for the outage").isEmpty();
             assertThat(pause).as("seconds from the registry's return to the last snapshot").isLessThan(90.0);
