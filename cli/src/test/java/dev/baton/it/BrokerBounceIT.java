@@ -46,7 +46,7 @@ import kafka.server.BrokerServer;
  * fault-free run), each hand-off once, nothing dead-lettered, the service never stops. Times are printed, not
  * asserted (only liveness bounds are).
  */
-@Timeout(value = 4, unit = TimeUnit.MINUTES)
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
 class BrokerBounceIT {
 
     @RegisterExtension

@@ -59,7 +59,7 @@ import dev.baton.serde.HttpSchemaRegistryClient;
  * events, each hand-off once. The pause (time from SIGCONT to the last delayed snapshot) is printed, not asserted:
  * only a liveness bound is.
  */
-@Timeout(value = 4, unit = TimeUnit.MINUTES)
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
 class RegistryOutageIT {
 
     @RegisterExtension
