@@ -77,6 +77,8 @@ public final class BatonConfig {
             REGISTRY_TRUSTSTORE_PASSWORD);
     /** The changelog topics' {@code max.message.bytes} as Kafka Streams sets it (prefix {@code topic.}). */
     public static final String CHANGELOG_MAX_MESSAGE_BYTES = StreamsConfig.TOPIC_PREFIX + "max.message.bytes";
+    /** min.insync.replicas of the internal topics Kafka Streams creates; follows replication.factor unless set. */
+    public static final String CHANGELOG_MIN_INSYNC_REPLICAS = StreamsConfig.TOPIC_PREFIX + "min.insync.replicas";
     /** The most of an OVERSIZED record's value its dead letter carries. */
     public static final int OVERSIZED_EXCERPT_BYTES = 64 * 1024;
     /** Policy keys of Baton's own extensions (issue 11: token caps and counts), not the contract's. */
@@ -414,10 +416,28 @@ public final class BatonConfig {
                     o.put(k, "built-in default (= " + MAX_OUTPUT_BYTES + ")");
                 }
             }
+            // Replicated changelogs tolerate the loss of one replica without losing an acknowledged write, whatever
+            // the broker's default (Kafka's is 1): min.insync.replicas min(2, replication.factor - 1), as `baton
+            // topics` sets on Baton's own topics. Replication factor 1 or -1 (the broker's default): not set.
+            if (!explicit.contains(CHANGELOG_MIN_INSYNC_REPLICAS)) {
+                int rf = parseIntOr(v.get(StreamsConfig.REPLICATION_FACTOR_CONFIG), -1);
+                if (rf >= 2) {
+                    v.put(CHANGELOG_MIN_INSYNC_REPLICAS, Integer.toString(Math.min(2, rf - 1)));
+                    o.put(CHANGELOG_MIN_INSYNC_REPLICAS, "built-in default (= min(2, replication.factor - 1))");
+                }
+            }
             validate(v, o);
             BatonConfig config = new BatonConfig(v, o);
             validateLimits(config);
             return config;
+        }
+
+        private static int parseIntOr(String value, int fallback) {
+            try {
+                return value == null ? fallback : Integer.parseInt(value.trim());
+            } catch (NumberFormatException e) {
+                return fallback; // validate() reports it
+            }
         }
 
         private static void validateLimits(BatonConfig c) {
@@ -568,7 +588,8 @@ public final class BatonConfig {
                         "Exactly-once: state, snapshots and dead letters commit together."),
                 Setting.integer(StreamsConfig.REPLICATION_FACTOR_CONFIG, "3", -1, Short.MAX_VALUE,
                         "Replication factor of the internal (changelog) topics; -1: the broker's default; "
-                                + "1 for a single broker (embedded, tests)."),
+                                + "1 for a single broker (embedded, tests). With 2 or more, the changelogs' "
+                                + "min.insync.replicas (`topic.min.insync.replicas`) is min(2, this - 1) unless set."),
                 Setting.integer(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "1", 0, Integer.MAX_VALUE,
                         "Warm copies of each task's state on other instances (fast fail-over)."),
                 Setting.integer(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "6000", 1, Integer.MAX_VALUE,
