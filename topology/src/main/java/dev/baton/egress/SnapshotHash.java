@@ -185,16 +185,33 @@ public final class SnapshotHash {
             pos += b.length;
         }
 
+        /** Chars of the string being written (bulk-copied: a loop over an array beats charAt's per-call checks). */
+        private char[] chars = new char[1024];
+
         void string(String s) {
             ascii('"');
             int n = s.length();
+            if (chars.length < n) chars = new char[Math.max(n, 2 * chars.length)];
+            char[] cs = chars;
+            s.getChars(0, n, cs, 0);
             byte[] b = buf;
-            for (int i = 0; i < n; i++) {
-                char c = s.charAt(i);
-                if (pos + 12 > b.length) flush();
-                if (c >= 0x20 && c < 0x80) {
-                    if (c == '"' || c == '\\') b[pos++] = '\\';
-                    b[pos++] = (byte) c;
+            int i = 0;
+            while (i < n) {
+                if (b.length - pos < 13) flush(); // room for one plain char and one escaped or encoded char
+                // A run of plain ASCII, one byte each, as far as the buffer has room for.
+                int runEnd = Math.min(n, i + (b.length - 12 - pos));
+                int p = pos;
+                while (i < runEnd) {
+                    char c = cs[i];
+                    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') break;
+                    b[p++] = (byte) c;
+                    i++;
+                }
+                pos = p;
+                if (i >= n || i >= runEnd) continue;
+                char c = cs[i++];
+                if (c == '"' || c == '\\') {
+                    escaped(c);
                 } else if (c < 0x20) {
                     switch (c) {
                         case '\b' -> escaped('b');
@@ -204,11 +221,13 @@ public final class SnapshotHash {
                         case '\r' -> escaped('r');
                         default -> hex(c);
                     }
+                } else if (c < 0x80) {
+                    b[pos++] = (byte) c;
                 } else if (c < 0x800) {
                     b[pos++] = (byte) (0xc0 | (c >> 6));
                     b[pos++] = (byte) (0x80 | (c & 0x3f));
-                } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-                    int cp = Character.toCodePoint(c, s.charAt(++i));
+                } else if (Character.isHighSurrogate(c) && i < n && Character.isLowSurrogate(cs[i])) {
+                    int cp = Character.toCodePoint(c, cs[i++]);
                     b[pos++] = (byte) (0xf0 | (cp >> 18));
                     b[pos++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
                     b[pos++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
