@@ -1,5 +1,8 @@
 package dev.baton.bench;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.model.Turn;
@@ -24,12 +27,16 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -56,12 +63,13 @@ public final class BackfillHarness {
     private static final int MAX_BYTES = 16 * 1024 * 1024;
 
     record Flags(int sessions, int turns, int active, double sizeFactor, int handoffEvery, Path input, Path write,
-                 boolean skipPassThrough) {
+                 boolean skipPassThrough, Map<String, String> settings, Path keepOutput) {
         static Flags parse(String[] args) {
             int sessions = 400, turns = 40, active = 40, handoffEvery = 10;
             double factor = 0.3;
-            Path input = null, write = null;
+            Path input = null, write = null, keep = null;
             boolean skip = false;
+            Map<String, String> settings = new TreeMap<>();
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--sessions" -> sessions = Integer.parseInt(args[++i]);
@@ -72,10 +80,19 @@ public final class BackfillHarness {
                     case "--input" -> input = Path.of(args[++i]);
                     case "--write-only" -> write = Path.of(args[++i]);
                     case "--skip-passthrough" -> skip = true;
+                    case "--keep-output" -> keep = Path.of(args[++i]);
+                    case "--set" -> {
+                        String kv = args[++i];
+                        int eq = kv.indexOf('=');
+                        if (eq <= 0) {
+                            throw new IllegalArgumentException("--set wants key=value, not " + kv);
+                        }
+                        settings.put(kv.substring(0, eq), kv.substring(eq + 1));
+                    }
                     default -> throw new IllegalArgumentException("unknown flag " + args[i]);
                 }
             }
-            return new Flags(sessions, turns, active, factor, handoffEvery, input, write, skip);
+            return new Flags(sessions, turns, active, factor, handoffEvery, input, write, skip, settings, keep);
         }
     }
 
@@ -100,9 +117,11 @@ public final class BackfillHarness {
         Path dir = Files.createTempDirectory("bench-backfill-");
         try {
             Path input = flags.input();
+            long handoffs = -1;
             if (input == null) {
                 input = dir.resolve("input.jsonl");
                 long[] written = write(flags, input);
+                handoffs = written[1];
                 System.out.printf(Locale.ROOT, "input: %,d records (%,d hand-offs), %,.1f MB%n", written[0],
                     written[1], written[2] / 1e6);
             }
@@ -112,13 +131,23 @@ public final class BackfillHarness {
                 "message.max.bytes", Integer.toString(MAX_BYTES),
                 "replica.fetch.max.bytes", Integer.toString(MAX_BYTES),
                 "log.retention.check.interval.ms", "5000"))) {
-                Outcome pass = flags.skipPassThrough() ? null : passThrough(kafka, input, dir, records, bytes);
+                Outcome pass = flags.skipPassThrough() ? null
+                    : passThrough(kafka, input, dir, records, bytes, flags.settings());
                 if (pass != null) {
                     System.out.printf(Locale.ROOT, "pass-through: %.1f s, %,d outputs%n", pass.seconds(),
                         pass.outputs());
                 }
-                Outcome back = backfill(kafka, input, dir, records, bytes);
+                Outcome back = backfill(kafka, input, dir, records, bytes, flags.settings());
                 report(pass, back);
+                Path output = dir.resolve("snapshots.jsonl");
+                long distinct = distinctSnapshotIds(output);
+                System.out.printf(Locale.ROOT, "hand-offs in the input: %s; snapshots written: %,d; distinct "
+                    + "snapshot ids: %,d%n", handoffs < 0 ? "(not counted: --input)" : String.format(Locale.ROOT,
+                    "%,d", handoffs), back.outputs(), distinct);
+                if (flags.keepOutput() != null) {
+                    Files.copy(output, flags.keepOutput(), StandardCopyOption.REPLACE_EXISTING);
+                    System.out.println("backfill output kept as " + flags.keepOutput());
+                }
             }
         } finally {
             EmbeddedKafka.deleteRecursively(dir);
@@ -189,7 +218,8 @@ public final class BackfillHarness {
         }
     }
 
-    static Outcome passThrough(EmbeddedKafka kafka, Path input, Path dir, long records, long bytes) throws Exception {
+    static Outcome passThrough(EmbeddedKafka kafka, Path input, Path dir, long records, long bytes,
+                               Map<String, String> settings) throws Exception {
         String run = "pt-" + Long.toString(System.nanoTime(), 36);
         String in = run + ".in";
         String out = run + ".out";
@@ -211,6 +241,12 @@ public final class BackfillHarness {
             props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
             props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.ByteArraySerde.class);
             props.put(StreamsConfig.PRODUCER_PREFIX + ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(MAX_BYTES));
+            // --set: the same Streams settings as the backfill gets (Baton's own baton.* keys mean nothing here)
+            settings.forEach((k, v) -> {
+                if (!k.startsWith("baton.")) {
+                    props.put(k, v);
+                }
+            });
             try (KafkaStreams streams = new KafkaStreams(topology, props)) {
                 streams.start();
                 Properties p = new Properties();
@@ -264,13 +300,16 @@ public final class BackfillHarness {
         }
     }
 
-    static Outcome backfill(EmbeddedKafka kafka, Path input, Path dir, long records, long bytes) throws Exception {
+    static Outcome backfill(EmbeddedKafka kafka, Path input, Path dir, long records, long bytes,
+                            Map<String, String> settings) throws Exception {
         Path output = dir.resolve("snapshots.jsonl");
         long started = System.nanoTime();
         try (DiskSampler disk = new DiskSampler(kafka)) {
             // a one-broker cluster: what backfill sets by itself in-process, a user sets in --config
             Path config = dir.resolve("backfill.properties");
-            Files.writeString(config, "replication.factor=1\n");
+            StringBuilder properties = new StringBuilder("replication.factor=1\n");
+            settings.forEach((k, v) -> properties.append(k).append('=').append(v).append('\n'));
+            Files.writeString(config, properties.toString());
             int code = new BackfillRunner(new BackfillOptions(input, output, null, kafka.bootstrapServers(), config,
                 Duration.ofHours(3), true)).run();
             double seconds = (System.nanoTime() - started) / 1e9;
@@ -280,6 +319,33 @@ public final class BackfillHarness {
             disk.close();
             return new Outcome("baton backfill", records, bytes, seconds, Jsonl.countRecords(output), disk.peak.get());
         }
+    }
+
+    /** The number of distinct {@code snapshot_id}s in a JSONL file of snapshots (each hand-off once: = lines). */
+    static long distinctSnapshotIds(Path snapshots) throws IOException {
+        Set<String> ids = new HashSet<>();
+        JsonFactory json = new JsonFactory();
+        try (Jsonl.Reader reader = Jsonl.reader(snapshots)) {
+            Jsonl.Line line;
+            while ((line = reader.next(MAX_BYTES, 1024)) != null) {
+                if (Jsonl.isBlank(line.bytes())) {
+                    continue;
+                }
+                try (JsonParser p = json.createParser(line.bytes())) {
+                    p.nextToken();
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String name = p.currentName();
+                        p.nextToken();
+                        if (name.equals("snapshot_id")) {
+                            ids.add(p.getText());
+                            break;
+                        }
+                        p.skipChildren();
+                    }
+                }
+            }
+        }
+        return ids.size();
     }
 
     static void report(Outcome pass, Outcome back) {

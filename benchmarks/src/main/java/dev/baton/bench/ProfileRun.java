@@ -13,15 +13,16 @@ import java.util.Locale;
 /**
  * Runs one engine scenario in a loop for a while, in this JVM, so that a profiler (JFR) sees only that scenario:
  * {@code ProfileRun SCENARIO KIND TURNS SECONDS} with SCENARIO one of apply, render-local, render-cli, encode,
- * decode and KIND COMPACTED or FULL. Prints operations per second; not a benchmark (no forks, no statistics).
+ * decode, handoff-local, handoff-cli (render + content hash + Avro value, {@link HandoffWorkload}: always a compacted
+ * state) and KIND COMPACTED or FULL. Prints operations per second; not a benchmark (no forks, no statistics).
  */
 public final class ProfileRun {
     private ProfileRun() {
     }
 
     public static void main(String[] args) {
-        if (args.length != 4) {
-            System.err.println("usage: ProfileRun apply|render-local|render-cli|encode|decode COMPACTED|FULL TURNS SECONDS");
+        if (args.length != 4 && args.length != 5) {
+            System.err.println("usage: ProfileRun apply|render-local|render-cli|handoff-local|handoff-cli|encode|decode COMPACTED|FULL TURNS SECONDS [SIZE_FACTOR (handoff-*)]");
             System.exit(2);
         }
         String scenario = args[0];
@@ -34,6 +35,12 @@ public final class ProfileRun {
         byte[] encoded = StateStorage.InMemory.of(state).dump();
         ReadyHandoff local = new ReadyHandoff(SessionGenerator.localHandoff(), 1_000L, null);
         ReadyHandoff cli = new ReadyHandoff(SessionGenerator.cliHandoff(), 1_000L, null);
+        double sizeFactor = args.length == 5 ? Double.parseDouble(args[4]) : 1.0;
+        // render + content hash + Avro value (HandoffWorkload; a compacted state of its own)
+        java.util.function.LongSupplier handoffLocal = scenario.equals("handoff-local")
+                ? HandoffWorkload.operation("local", turns, sizeFactor) : null;
+        java.util.function.LongSupplier handoffCli = scenario.equals("handoff-cli")
+                ? HandoffWorkload.operation("cli", turns, sizeFactor) : null;
         long ops = 0;
         long start = System.nanoTime();
         int sink = 0;
@@ -44,6 +51,8 @@ public final class ProfileRun {
                 case "render-cli" -> sink += (int) ContextEngine.render("acme", "s", state, cli, policy).stats().brickChars();
                 case "encode" -> sink += StateStorage.InMemory.of(state).dump().length;
                 case "decode" -> sink += (int) StateStorage.InMemory.roundTrip(state).turnCount();
+                case "handoff-local" -> sink += (int) handoffLocal.getAsLong();
+                case "handoff-cli" -> sink += (int) handoffCli.getAsLong();
                 default -> throw new IllegalArgumentException("unknown scenario " + scenario);
             }
             ops++;

@@ -251,6 +251,56 @@ class KubernetesManifestsTest {
         assertThat(config.get("producer.max.request.size")).isEqualTo(Integer.toString(dev.baton.cli.ops.TopicPlan.MAX_MESSAGE_BYTES));
     }
 
+    /**
+     * Heap besides the decoded-state caches: Kafka Streams, clients and their buffers, the record cache, rendering —
+     * the live heap after a full GC with 100,000-200,000 live sessions, minus the caches' weight, rounded up
+     * (benchmarks/README.md, "Live sessions in one instance").
+     */
+    static final long HEAP_BESIDES_CACHES_BYTES = 256L << 20;
+    /** G1 keeps working with live data up to this share of -Xmx (head-room for young collections and bursts). */
+    static final double LIVE_HEAP_SHARE = 0.75;
+    /**
+     * Resident memory besides the heap and RocksDB's bounded cache: metaspace, code cache, thread stacks, GC
+     * structures, network buffers, RocksDB's unbounded bits and the allocator — measured RSS minus committed heap
+     * minus the block cache's usage, rounded up (benchmarks/README.md, "Live sessions in one instance").
+     */
+    static final long OUTSIDE_HEAP_AND_ROCKSDB_BYTES = 640L << 20;
+
+    /**
+     * The memory arithmetic of docs/operations.md ("Memory") on what each kustomization deploys: the heap
+     * ({@code MaxRAMPercentage} of the limit) holds the decoded-state caches of every task a pod runs when one pod of
+     * its replicas is down (its tasks move to the others) plus what the heap needs besides; the limit holds the heap,
+     * RocksDB's bound ({@code baton.rocksdb.total.bytes}) and what the JVM needs outside both.
+     */
+    @ParameterizedTest
+    @MethodSource("kustomizations")
+    void shouldFitHeapCachesAndRocksDbInTheMemoryLimit(String dir) throws Exception {
+        RenderedManifests rendered = render(dir);
+        BatonConfig config = batonConfig(rendered);
+        StatefulSet statefulSet = rendered.one(StatefulSet.class, "baton");
+        Container baton = container(statefulSet);
+        long limit = Quantity.getAmountInBytes(baton.getResources().getLimits().get("memory")).longValue();
+        Matcher share = Pattern.compile("-XX:MaxRAMPercentage=(\\d+)").matcher(env(baton, "JAVA_TOOL_OPTIONS"));
+        assertThat(share.find()).isTrue();
+        long heap = limit * Integer.parseInt(share.group(1)) / 100;
+        int partitions = rendered.all(KafkaTopic.class).stream()
+                .filter(t -> t.getSpec().getTopicName().equals(config.sessionEventsTopic()))
+                .map(t -> t.getSpec().getPartitions()).findFirst().orElse(dev.baton.cli.ops.TopicPlan.DEFAULT_PARTITIONS);
+        int replicas = statefulSet.getSpec().getReplicas();
+        int tasksWhenOneIsDown = (partitions + Math.max(1, replicas - 1) - 1) / Math.max(1, replicas - 1);
+        long recordCache = Long.parseLong(config.toStreamsProperties().getProperty(
+                org.apache.kafka.streams.StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, "10485760"));
+
+        long liveHeap = tasksWhenOneIsDown * config.stateCacheMaxBytes() + recordCache + HEAP_BESIDES_CACHES_BYTES;
+        assertThat(liveHeap).as("%s: %d tasks x %d B of decoded sessions + record cache + %d B in a heap of %d B",
+                dir, tasksWhenOneIsDown, config.stateCacheMaxBytes(), HEAP_BESIDES_CACHES_BYTES, heap)
+                .isLessThanOrEqualTo((long) (heap * LIVE_HEAP_SHARE));
+        assertThat(config.rocksDbWriteBufferBytes()).isLessThan(config.rocksDbTotalBytes());
+        assertThat(heap + config.rocksDbTotalBytes() + OUTSIDE_HEAP_AND_ROCKSDB_BYTES)
+                .as("%s: heap + RocksDB + JVM outside the heap within the %d B limit", dir, limit)
+                .isLessThanOrEqualTo(limit);
+    }
+
     @ParameterizedTest
     @MethodSource("kustomizations")
     void shouldWireSelectorsAndPorts(String dir) throws Exception {

@@ -22,6 +22,7 @@ import dev.baton.replay.embedded.EmbeddedKafka;
  */
 public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
 
+    private final int brokers;
     private final Map<String, String> brokerOverrides;
     private EmbeddedKafka kafka;
 
@@ -30,6 +31,12 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback, A
     }
 
     public KafkaBroker(Map<String, String> brokerOverrides) {
+        this(1, brokerOverrides);
+    }
+
+    /** A cluster of {@code brokers} brokers and one controller ({@link EmbeddedKafka#startCluster}). */
+    public KafkaBroker(int brokers, Map<String, String> brokerOverrides) {
+        this.brokers = brokers;
         this.brokerOverrides = Map.copyOf(brokerOverrides);
     }
 
@@ -46,7 +53,7 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback, A
     /** Starts the broker (once); returns this for chaining. */
     public synchronized KafkaBroker start() {
         if (kafka == null) {
-            kafka = EmbeddedKafka.start(brokerOverrides);
+            kafka = EmbeddedKafka.startCluster(brokers, brokerOverrides);
         }
         return this;
     }

@@ -39,6 +39,7 @@ public final class RealSchemaRegistry implements BeforeAllCallback, AfterAllCall
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private Process process;
+    private boolean paused;
     private Path log;
     private int port;
 
@@ -171,8 +172,44 @@ public final class RealSchemaRegistry implements BeforeAllCallback, AfterAllCall
         return port;
     }
 
+    /**
+     * Freezes the registry with SIGSTOP: its port stays bound and the kernel still accepts connections, but nothing
+     * is answered until {@link #resume()} — a hung (unreachable) registry that keeps its schemas, unlike a restart of
+     * this in-memory one.
+     */
+    public synchronized void pause() {
+        signal("STOP");
+        paused = true;
+    }
+
+    /** Lets a {@link #pause() paused} registry go on (SIGCONT). */
+    public synchronized void resume() {
+        signal("CONT");
+        paused = false;
+    }
+
+    private void signal(String name) {
+        if (process == null) {
+            throw new IllegalStateException("the schema registry is not started");
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot signal the schema registry", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling the schema registry", e);
+        }
+    }
+
     @Override
     public synchronized void close() {
+        if (paused) {
+            resume(); // a stopped process would not act on SIGTERM
+        }
         stopProcess();
     }
 

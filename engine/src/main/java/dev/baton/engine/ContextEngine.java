@@ -95,11 +95,8 @@ public final class ContextEngine {
             }
             String primary = state.primaryAgent();
             if (primary != null) {
-                // R9: the primary's own rendering of the same session under the same budgets.
-                List<ParityCheck.Item> reference = ParityCheck.items(
-                        primary.equals(receiver) ? messages : MessageWriter.write(transcript.segments(), primary));
-                List<ParityCheck.Item> mine = ParityCheck.items(messages);
-                parity = new Parity(primary, reference.size(), ParityCheck.covered(reference, mine));
+                // R9: against the primary's own rendering of the same segments (the same budgets).
+                parity = ParityCheck.parity(transcript.segments(), receiver, primary);
             }
         }
         log.addAll(brick.truncations());

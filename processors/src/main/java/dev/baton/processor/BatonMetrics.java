@@ -2,6 +2,8 @@ package dev.baton.processor;
 
 import dev.baton.deadletter.ErrorCode;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.MeasurableStat;
+import org.apache.kafka.common.metrics.MetricConfig;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.Avg;
 import org.apache.kafka.common.metrics.stats.CumulativeCount;
@@ -14,6 +16,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * Baton's own counters, registered in Kafka Streams' metrics registry ({@code context.metrics()}), so that they are
@@ -34,6 +37,9 @@ import java.util.Map;
  *   <li>{@code render-time-ms-avg}, {@code render-time-ms-max}, {@code render-time-ms-total},
  *       {@code render-total}: time spent in {@code ContextEngine.render}.</li>
  * </ul>
+ * and two gauges of the task's decoded-state cache ({@code baton.state.cache.max.bytes}):
+ * {@code decoded-state-cache-bytes} (the weight it holds, bounded by that setting) and
+ * {@code decoded-state-cache-sessions} (how many decoded sessions it holds).
  * Sensors are created lazily, so a processor only registers what it records; {@link #close()} removes them.
  */
 public final class BatonMetrics implements AutoCloseable {
@@ -102,6 +108,24 @@ public final class BatonMetrics implements AutoCloseable {
             render.add(name("render-total", "Number of ContextEngine.render calls"), new CumulativeCount());
         }
         render.record(nanos / 1_000_000.0);
+    }
+
+    /**
+     * A gauge: {@code value} read whenever the metric is read (from the reporter's thread; a slightly stale value is
+     * fine), nothing recorded on the hot path.
+     */
+    public void gauge(String metric, String description, LongSupplier value) {
+        Sensor s = newSensor(metric);
+        s.add(name(metric, description), new MeasurableStat() {
+            @Override
+            public void record(MetricConfig config, double v, long timeMs) {
+            }
+
+            @Override
+            public double measure(MetricConfig config, long nowMs) {
+                return value.getAsLong();
+            }
+        });
     }
 
     private Sensor counter(String metric, String description) {

@@ -10,8 +10,9 @@ import java.util.Map;
 /**
  * Decoded states of recently used sessions, so that a busy session is not read back from its entries (a range scan
  * and a decode of every live turn) on every event. Bounded in bytes (configuration
- * {@code baton.state.cache.max.bytes}, per stream task): an entry weighs its skeleton plus the approximate size of the
- * turns it holds ({@link SessionState#weight()}), least recently used first out.
+ * {@code baton.state.cache.max.bytes}, per stream task): an entry weighs what it keeps on the heap — its key and
+ * skeleton, the map entry, and the decoded state ({@link SessionState#weight()}, the state's objects and the turns it
+ * holds at their heap size, calibrated against heap measured after a full GC) — least recently used first out.
  *
  * <p>Correct by construction rather than by invalidation: an entry is only used when the stored skeleton's bytes are
  * equal to the bytes it was stored as. The skeleton and the entries are written in the same task and transaction,
@@ -22,6 +23,9 @@ import java.util.Map;
 final class DecodedStateCache {
     private record Entry(byte[] skeleton, SessionState state, long weight) {
     }
+
+    /** The map's entry, the {@link Entry}, the key string and the skeleton array's header, besides their bytes. */
+    static final int ENTRY_OVERHEAD_BYTES = 120;
 
     private final long maxBytes;
     private long bytes;
@@ -48,7 +52,7 @@ final class DecodedStateCache {
 
     /** Remembers {@code state} as stored with {@code skeleton}, which the caller has just written. */
     void keep(String key, byte[] skeleton, SessionState state) {
-        long weight = skeleton.length + state.weight();
+        long weight = ENTRY_OVERHEAD_BYTES + key.length() + skeleton.length + state.weight();
         if (weight > maxBytes) {
             forget(key);
             return;
@@ -83,5 +87,9 @@ final class DecodedStateCache {
 
     long bytes() {
         return bytes;
+    }
+
+    int size() {
+        return entries.size();
     }
 }

@@ -111,6 +111,11 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 options.policyStore() == null ? null : context.getStateStore(options.policyStore());
         this.policies = new TenantPolicies(policyStore, options.policyDecoder(), options.defaultPolicy());
         this.metrics = new BatonMetrics(context.metrics(), context.taskId().toString(), "session");
+        DecodedStateCache cache = sessions.cache();
+        metrics.gauge("decoded-state-cache-bytes", "Weight held by the task's decoded-state cache, bytes "
+                + "(bounded by baton.state.cache.max.bytes)", cache::bytes);
+        metrics.gauge("decoded-state-cache-sessions", "Decoded sessions held by the task's decoded-state cache",
+                cache::size);
         if (options.wallClockPunctuation()) {
             punctuator = context.schedule(options.punctuateInterval(), PunctuationType.WALL_CLOCK_TIME,
                     this::punctuate);

@@ -54,7 +54,7 @@ class DecodedStateCacheTest {
     void shouldStayWithinItsByteBound() {
         SessionState s = stateWith(50);
         byte[] v = skeleton(s);
-        long weight = v.length + s.weight();
+        long weight = DecodedStateCache.ENTRY_OVERHEAD_BYTES + "k0".length() + v.length + s.weight();
         DecodedStateCache cache = new DecodedStateCache(weight * 2 + 1);
         for (int i = 0; i < 5; i++) cache.keep("k" + i, v, stateWith(50));
         assertThat(cache.bytes()).isLessThanOrEqualTo(weight * 2 + 1);

@@ -53,6 +53,11 @@ final class BatonMeters implements MeterBinder {
         Gauge.builder("baton.render.time.max", streams, max("render-time-ms-max"))
                 .description("Longest ContextEngine.render in the current window").baseUnit("milliseconds")
                 .register(registry);
+        Gauge.builder("baton.decoded.state.cache", streams, sum("decoded-state-cache-bytes", null))
+                .description("Weight held by the decoded-state caches of all tasks (each bounded by "
+                        + "baton.state.cache.max.bytes)").baseUnit("bytes").register(registry);
+        Gauge.builder("baton.decoded.state.cache.sessions", streams, sum("decoded-state-cache-sessions", null))
+                .description("Decoded sessions held by the decoded-state caches of all tasks").register(registry);
     }
 
     /** {@code applied-turns-total} → {@code applied.turns} (Prometheus adds {@code _total} to counters). */

@@ -41,7 +41,9 @@ class BatonMetersTest {
                     .contains("baton_dead_letters_total{code=\"LATE_TURN\"} 0.0")
                     .contains("baton_render_time_milliseconds_total 0.0")
                     .contains("baton_render_time_max_milliseconds 0.0")
-                    .contains("baton_punctuation_failures_total 0.0");
+                    .contains("baton_punctuation_failures_total 0.0")
+                    .contains("baton_decoded_state_cache_bytes 0.0")
+                    .contains("baton_decoded_state_cache_sessions 0.0");
         }
     }
 

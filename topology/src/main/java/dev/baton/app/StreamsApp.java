@@ -3,14 +3,14 @@ package dev.baton.app;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.baton.config.BatonConfig;
 import dev.baton.processor.BatonMetrics;
@@ -18,22 +18,35 @@ import dev.baton.topology.BatonTopology;
 
 /**
  * Baton's topology running in this JVM: {@link KafkaStreams} with the configuration's properties,
- * a failure recorded instead of lost in a stream thread, and a close that leaves the consumer group
+ * a failure recorded instead of lost in a stream thread (a transient one — an unreachable schema registry —
+ * retried on a new thread after a backoff, see {@link StreamThreadFailures}), and a close that leaves the consumer group
  * at once (so a restarted or replacing instance gets the partitions without waiting for a timeout).
  */
 public final class StreamsApp implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(StreamsApp.class);
+    /** First and longest wait before a stream thread that failed on a transient error is replaced. */
+    static final Duration RETRY_BACKOFF_INITIAL = Duration.ofSeconds(1);
+    static final Duration RETRY_BACKOFF_MAX = Duration.ofSeconds(8);
+
     private final KafkaStreams streams;
-    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final StreamThreadFailures failures;
 
     public StreamsApp(BatonConfig config) {
         Topology topology = BatonTopology.buildTopology(config);
         streams = new KafkaStreams(topology, BatonTopology.streamsProperties(config));
-        streams.setUncaughtExceptionHandler(e -> {
-            failure.compareAndSet(null, e);
-            // a failure the handlers did not absorb is a bug or an unusable cluster: stop, do not spin
-            return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-        });
+        // a transient failure (an unreachable schema registry) pauses processing and retries it from the last
+        // commit on a new stream thread; anything else is a bug or an unusable cluster: stop, do not spin
+        failures = new StreamThreadFailures(RETRY_BACKOFF_INITIAL, RETRY_BACKOFF_MAX, (e, wait, retry) ->
+                LOG.warn("A dependency is unavailable ({}); the stream thread's uncommitted work is aborted and "
+                        + "retried from the last commit on a new stream thread in {} ms (retry {})", describe(e),
+                        wait.toMillis(), retry));
+        streams.setUncaughtExceptionHandler(failures);
+    }
+
+    /** Stream threads replaced after a transient failure (an unreachable schema registry) so far. */
+    public long transientRetries() {
+        return failures.retries();
     }
 
     public void start() {
@@ -68,7 +81,7 @@ public final class StreamsApp implements AutoCloseable {
 
     /** Throws when the application failed (an exception escaped a stream thread) or stopped. */
     public void throwIfFailed() {
-        Throwable e = failure.get();
+        Throwable e = failures.failure();
         if (e != null) {
             throw new AppFailure(ExitCodes.FAILED, "the topology failed: " + describe(e), e);
         }
@@ -105,6 +118,7 @@ public final class StreamsApp implements AutoCloseable {
 
     /** Closes, leaving the group at once; waits at most {@code timeout}; true when it closed in time. */
     public boolean close(Duration timeout) {
+        failures.closing();
         return streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                 .withTimeout(timeout));
     }

@@ -61,6 +61,7 @@ public final class BatonConfig {
     public static final String HTTP_MAX_URL_CHARS = "baton.http.max-url-chars";
     public static final String HTTP_MAX_CONCURRENT_QUERIES = "baton.http.max-concurrent-queries";
     public static final String STATE_CACHE_MAX_BYTES = "baton.state.cache.max.bytes";
+    public static final String STATE_CHANGELOG = "baton.state.changelog";
     public static final String ROCKSDB_TOTAL_BYTES = "baton.rocksdb.total.bytes";
     public static final String ROCKSDB_WRITE_BUFFER_BYTES = "baton.rocksdb.write-buffer.bytes";
     public static final String POLICY_PREFIX = "baton.policy.";
@@ -76,6 +77,8 @@ public final class BatonConfig {
             REGISTRY_TRUSTSTORE_PASSWORD);
     /** The changelog topics' {@code max.message.bytes} as Kafka Streams sets it (prefix {@code topic.}). */
     public static final String CHANGELOG_MAX_MESSAGE_BYTES = StreamsConfig.TOPIC_PREFIX + "max.message.bytes";
+    /** min.insync.replicas of the internal topics Kafka Streams creates; follows replication.factor unless set. */
+    public static final String CHANGELOG_MIN_INSYNC_REPLICAS = StreamsConfig.TOPIC_PREFIX + "min.insync.replicas";
     /** The most of an OVERSIZED record's value its dead letter carries. */
     public static final int OVERSIZED_EXCERPT_BYTES = 64 * 1024;
     /** Policy keys of Baton's own extensions (issue 11: token caps and counts), not the contract's. */
@@ -182,6 +185,11 @@ public final class BatonConfig {
     /** Bound of the decoded-state cache per stream task, in bytes. */
     public long stateCacheMaxBytes() {
         return Long.parseLong(values.get(STATE_CACHE_MAX_BYTES));
+    }
+
+    /** False: the session stores have no changelog topics (a run whose state never outlives its process). */
+    public boolean stateChangelog() {
+        return Boolean.parseBoolean(values.get(STATE_CHANGELOG));
     }
 
     public long rocksDbTotalBytes() {
@@ -408,10 +416,28 @@ public final class BatonConfig {
                     o.put(k, "built-in default (= " + MAX_OUTPUT_BYTES + ")");
                 }
             }
+            // Replicated changelogs tolerate the loss of one replica without losing an acknowledged write, whatever
+            // the broker's default (Kafka's is 1): min.insync.replicas min(2, replication.factor - 1), as `baton
+            // topics` sets on Baton's own topics. Replication factor 1 or -1 (the broker's default): not set.
+            if (!explicit.contains(CHANGELOG_MIN_INSYNC_REPLICAS)) {
+                int rf = parseIntOr(v.get(StreamsConfig.REPLICATION_FACTOR_CONFIG), -1);
+                if (rf >= 2) {
+                    v.put(CHANGELOG_MIN_INSYNC_REPLICAS, Integer.toString(Math.min(2, rf - 1)));
+                    o.put(CHANGELOG_MIN_INSYNC_REPLICAS, "built-in default (= min(2, replication.factor - 1))");
+                }
+            }
             validate(v, o);
             BatonConfig config = new BatonConfig(v, o);
             validateLimits(config);
             return config;
+        }
+
+        private static int parseIntOr(String value, int fallback) {
+            try {
+                return value == null ? fallback : Integer.parseInt(value.trim());
+            } catch (NumberFormatException e) {
+                return fallback; // validate() reports it
+            }
         }
 
         private static void validateLimits(BatonConfig c) {
@@ -526,6 +552,11 @@ public final class BatonConfig {
                 Setting.longValue(STATE_CACHE_MAX_BYTES, "33554432", 0,
                         "Bound of the decoded-session-state cache of each stream task, in bytes (busy sessions are not "
                                 + "read back from their stored turns on every event); 0: no cache."),
+                Setting.bool(STATE_CHANGELOG, "true",
+                        "false: the session stores are not changelogged, so their state cannot be restored after a "
+                                + "crash, a rebalance or a lost state directory. Only for runs whose state never "
+                                + "outlives the process: `baton backfill` and `demo` set it (a failure fails the "
+                                + "whole run); not for `baton run`."),
                 Setting.longValue(ROCKSDB_TOTAL_BYTES, "268435456", 1_048_576,
                         "Off-heap memory of all RocksDB stores of the instance: one shared block cache (data, index "
                                 + "and filter blocks) that the memtables are charged to."),
@@ -557,7 +588,8 @@ public final class BatonConfig {
                         "Exactly-once: state, snapshots and dead letters commit together."),
                 Setting.integer(StreamsConfig.REPLICATION_FACTOR_CONFIG, "3", -1, Short.MAX_VALUE,
                         "Replication factor of the internal (changelog) topics; -1: the broker's default; "
-                                + "1 for a single broker (embedded, tests)."),
+                                + "1 for a single broker (embedded, tests). With 2 or more, the changelogs' "
+                                + "min.insync.replicas (`topic.min.insync.replicas`) is min(2, this - 1) unless set."),
                 Setting.integer(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "1", 0, Integer.MAX_VALUE,
                         "Warm copies of each task's state on other instances (fast fail-over)."),
                 Setting.integer(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "6000", 1, Integer.MAX_VALUE,

@@ -5,6 +5,7 @@ import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericEnumSymbol;
 import org.apache.avro.generic.IndexedRecord;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -13,6 +14,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The content hash of a snapshot: SHA-256 over its canonical form, written as 64 lowercase hex digits into
@@ -39,100 +42,220 @@ public final class SnapshotHash {
 
     /** The hash of {@code snapshot} as written into {@value #FIELD}. */
     public static String of(ContextSnapshot snapshot) {
+        MessageDigest sha;
         try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            return HexFormat.of().formatHex(sha.digest(canonical(snapshot)));
+            sha = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
+        // The canonical form streams into the digest: it is never held whole (it can be ~1 MB of UTF-8).
+        Canonical out = new Canonical(sha, null);
+        record(snapshot, out, true);
+        out.flush();
+        return HexFormat.of().formatHex(sha.digest());
     }
 
     /** The canonical form (UTF-8 bytes) of {@code snapshot} without its hash. */
     public static byte[] canonical(IndexedRecord snapshot) {
-        StringBuilder out = new StringBuilder(4096);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
+        Canonical out = new Canonical(null, bytes);
         record(snapshot, out, true);
-        return out.toString().getBytes(StandardCharsets.UTF_8);
+        out.flush();
+        return bytes.toByteArray();
     }
 
-    private static void record(IndexedRecord r, StringBuilder out, boolean top) {
-        List<Schema.Field> fields = new ArrayList<>(r.getSchema().getFields());
+    /** A record schema's fields sorted by name, with each name already written as a canonical JSON string. */
+    private record SortedFields(Schema.Field[] fields, byte[][] names) {
+    }
+
+    private static final Map<Schema, SortedFields> SORTED = new ConcurrentHashMap<>();
+
+    private static SortedFields sorted(Schema schema) {
+        SortedFields cached = SORTED.get(schema);
+        if (cached != null) return cached;
+        List<Schema.Field> fields = new ArrayList<>(schema.getFields());
         fields.sort((a, b) -> a.name().compareTo(b.name()));
-        out.append('{');
+        byte[][] names = new byte[fields.size()][];
+        for (int i = 0; i < names.length; i++) {
+            ByteArrayOutputStream name = new ByteArrayOutputStream();
+            Canonical c = new Canonical(null, name);
+            c.string(fields.get(i).name());
+            c.flush();
+            names[i] = name.toByteArray();
+        }
+        SortedFields made = new SortedFields(fields.toArray(new Schema.Field[0]), names);
+        SORTED.putIfAbsent(schema, made);
+        return made;
+    }
+
+    private static void record(IndexedRecord r, Canonical out, boolean top) {
+        SortedFields sorted = sorted(r.getSchema());
+        out.ascii('{');
         boolean first = true;
-        for (Schema.Field f : fields) {
+        for (int i = 0; i < sorted.fields.length; i++) {
+            Schema.Field f = sorted.fields[i];
             if (top && f.name().equals(FIELD)) continue;
             Object v = r.get(f.pos());
             if (v == null) continue;
-            if (!first) out.append(',');
+            if (!first) out.ascii(',');
             first = false;
-            string(f.name(), out);
-            out.append(':');
+            out.bytes(sorted.names[i]);
+            out.ascii(':');
             value(v, out);
         }
-        out.append('}');
+        out.ascii('}');
     }
 
-    private static void value(Object v, StringBuilder out) {
+    private static void value(Object v, Canonical out) {
         if (v instanceof IndexedRecord r) {
             record(r, out, false);
         } else if (v instanceof CharSequence s) {
-            string(s.toString(), out);
+            out.string(s.toString());
         } else if (v instanceof Long || v instanceof Integer) {
-            out.append(((Number) v).longValue());
+            out.ascii(Long.toString(((Number) v).longValue()));
         } else if (v instanceof Boolean b) {
-            out.append(b ? "true" : "false");
+            out.ascii(b ? "true" : "false");
         } else if (v instanceof Instant t) {
-            out.append(t.toEpochMilli());
+            out.ascii(Long.toString(t.toEpochMilli()));
         } else if (v instanceof Enum<?> e) {
-            string(e.name(), out);
+            out.string(e.name());
         } else if (v instanceof GenericEnumSymbol<?> e) {
-            string(e.toString(), out);
+            out.string(e.toString());
         } else if (v instanceof Collection<?> c) {
-            out.append('[');
+            out.ascii('[');
             boolean first = true;
             for (Object item : c) {
-                if (!first) out.append(',');
+                if (!first) out.ascii(',');
                 first = false;
-                if (item == null) out.append("null");
+                if (item == null) out.ascii("null");
                 else value(item, out);
             }
-            out.append(']');
+            out.ascii(']');
         } else {
             throw new IllegalArgumentException("no canonical form for a " + v.getClass().getName()
                     + " (a snapshot holds records, strings, integers, booleans, enums, arrays and occurred_at)");
         }
     }
 
-    static void string(String s, StringBuilder out) {
-        out.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\b' -> out.append("\\b");
-                case '\t' -> out.append("\\t");
-                case '\n' -> out.append("\\n");
-                case '\f' -> out.append("\\f");
-                case '\r' -> out.append("\\r");
-                default -> {
-                    if (c < 0x20) {
-                        hex(c, out);
-                    } else if (Character.isHighSurrogate(c) && i + 1 < s.length()
-                            && Character.isLowSurrogate(s.charAt(i + 1))) {
-                        out.append(c).append(s.charAt(++i));
-                    } else if (Character.isSurrogate(c)) {
-                        hex(c, out); // a lone surrogate has no UTF-8 form
-                    } else {
-                        out.append(c);
+    /**
+     * The canonical form's UTF-8 bytes as they are written, through a small buffer, into a digest or a byte stream.
+     * Strings are escaped and encoded here in one pass (the class comment's rules).
+     */
+    private static final class Canonical {
+        private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+        private final MessageDigest digest;
+        private final ByteArrayOutputStream bytes;
+        private final byte[] buf = new byte[16 * 1024];
+        private int pos;
+
+        Canonical(MessageDigest digest, ByteArrayOutputStream bytes) {
+            this.digest = digest;
+            this.bytes = bytes;
+        }
+
+        void flush() {
+            if (pos == 0) return;
+            if (digest != null) digest.update(buf, 0, pos);
+            else bytes.write(buf, 0, pos);
+            pos = 0;
+        }
+
+        private void room(int n) {
+            if (pos + n > buf.length) flush();
+        }
+
+        void ascii(char c) {
+            room(1);
+            buf[pos++] = (byte) c;
+        }
+
+        void ascii(String s) {
+            for (int i = 0; i < s.length(); i++) ascii(s.charAt(i));
+        }
+
+        void bytes(byte[] b) {
+            room(b.length);
+            if (b.length > buf.length) {
+                if (digest != null) digest.update(b);
+                else bytes.write(b, 0, b.length);
+                return;
+            }
+            System.arraycopy(b, 0, buf, pos, b.length);
+            pos += b.length;
+        }
+
+        /** Chars of the string being written (bulk-copied: a loop over an array beats charAt's per-call checks). */
+        private char[] chars = new char[1024];
+
+        void string(String s) {
+            ascii('"');
+            int n = s.length();
+            if (chars.length < n) chars = new char[Math.max(n, 2 * chars.length)];
+            char[] cs = chars;
+            s.getChars(0, n, cs, 0);
+            byte[] b = buf;
+            int i = 0;
+            while (i < n) {
+                if (b.length - pos < 13) flush(); // room for one plain char and one escaped or encoded char
+                // A run of plain ASCII, one byte each, as far as the buffer has room for.
+                int runEnd = Math.min(n, i + (b.length - 12 - pos));
+                int p = pos;
+                while (i < runEnd) {
+                    char c = cs[i];
+                    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') break;
+                    b[p++] = (byte) c;
+                    i++;
+                }
+                pos = p;
+                if (i >= n || i >= runEnd) continue;
+                char c = cs[i++];
+                if (c == '"' || c == '\\') {
+                    escaped(c);
+                } else if (c < 0x20) {
+                    switch (c) {
+                        case '\b' -> escaped('b');
+                        case '\t' -> escaped('t');
+                        case '\n' -> escaped('n');
+                        case '\f' -> escaped('f');
+                        case '\r' -> escaped('r');
+                        default -> hex(c);
                     }
+                } else if (c < 0x80) {
+                    b[pos++] = (byte) c;
+                } else if (c < 0x800) {
+                    b[pos++] = (byte) (0xc0 | (c >> 6));
+                    b[pos++] = (byte) (0x80 | (c & 0x3f));
+                } else if (Character.isHighSurrogate(c) && i < n && Character.isLowSurrogate(cs[i])) {
+                    int cp = Character.toCodePoint(c, cs[i++]);
+                    b[pos++] = (byte) (0xf0 | (cp >> 18));
+                    b[pos++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
+                    b[pos++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
+                    b[pos++] = (byte) (0x80 | (cp & 0x3f));
+                } else if (Character.isSurrogate(c)) {
+                    hex(c); // a lone surrogate has no UTF-8 form
+                } else {
+                    b[pos++] = (byte) (0xe0 | (c >> 12));
+                    b[pos++] = (byte) (0x80 | ((c >> 6) & 0x3f));
+                    b[pos++] = (byte) (0x80 | (c & 0x3f));
                 }
             }
+            ascii('"');
         }
-        out.append('"');
-    }
 
-    private static void hex(char c, StringBuilder out) {
-        out.append("\\u").append(String.format("%04x", (int) c));
+        private void escaped(char c) {
+            buf[pos++] = '\\';
+            buf[pos++] = (byte) c;
+        }
+
+        /** {@code \}{@code u} and four lowercase hex digits. */
+        private void hex(char c) {
+            buf[pos++] = '\\';
+            buf[pos++] = 'u';
+            buf[pos++] = HEX[(c >> 12) & 0xf];
+            buf[pos++] = HEX[(c >> 8) & 0xf];
+            buf[pos++] = HEX[(c >> 4) & 0xf];
+            buf[pos++] = HEX[c & 0xf];
+        }
     }
 }

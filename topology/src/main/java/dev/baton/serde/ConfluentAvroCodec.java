@@ -48,6 +48,8 @@ public final class ConfluentAvroCodec<T extends SpecificRecord> {
     private final Map<String, Map<Schema, Integer>> idBySubjectAndSchema = new ConcurrentHashMap<>();
     private final Map<Integer, SpecificDatumReader<T>> readerById = new ConcurrentHashMap<>();
     private final Map<Schema, SpecificDatumWriter<T>> writerBySchema = new ConcurrentHashMap<>();
+    /** Size of the last value written: the next one's buffer starts there (a hint; races are harmless). */
+    private volatile int lastSize = 256;
 
     public ConfluentAvroCodec(SchemaRegistryClient registry, Class<T> type) {
         this.registry = registry;
@@ -68,18 +70,23 @@ public final class ConfluentAvroCodec<T extends SpecificRecord> {
         int id = idBySubjectAndSchema.computeIfAbsent(subject, k -> new ConcurrentHashMap<>())
                 .computeIfAbsent(schema, k -> registry.register(subject, ShippedSchemas.forSchema(schema)));
         SpecificDatumWriter<T> writer = writerBySchema.computeIfAbsent(schema, s -> new SpecificDatumWriter<>(s, model));
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        // Sized like the last value written (snapshots run to hundreds of KB: growing from 256 bytes copied them
+        // over and over); buffered, so that Avro's many small writes do not each call the stream.
+        int hint = lastSize;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(256, hint + hint / 8));
         byte[] header = new byte[ConfluentWireFormat.HEADER_SIZE];
         ConfluentWireFormat.writeHeader(header, id);
         out.writeBytes(header);
         try {
-            BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+            BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
             writer.write(record, encoder);
             encoder.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out.toByteArray();
+        byte[] value = out.toByteArray();
+        lastSize = value.length;
+        return value;
     }
 
     /**

@@ -19,7 +19,9 @@ import java.util.Map;
  * it to the dead-letter topic) made of the <em>input</em> record's original bytes with the contract's headers, code
  * {@link ErrorCode#INTERNAL}; processing then resumes with the next record. A transient failure
  * ({@link DeadLetters#isTransient}: a schema registry that cannot be reached, any Kafka {@code RetriableException})
- * fails the task instead: the record is retried after the restart, never dead-lettered. Registered by
+ * fails the task instead: the record is never dead-lettered; {@code StreamsApp}'s uncaught-exception handler
+ * ({@code dev.baton.app.StreamThreadFailures}) replaces the stream thread after a backoff, which retries it from the
+ * last commit. Registered by
  * {@link BatonTopology#streamsProperties}.
  */
 public class BatonProcessingExceptionHandler implements ProcessingExceptionHandler {

@@ -97,7 +97,11 @@ public final class BatonTopology {
         topology.addProcessor(DECODE, () -> new DecodeProcessor(codecs.events(), SESSION, DEAD_LETTER_WRITER),
                 SOURCE);
         topology.addProcessor(SESSION, () -> new SessionContextProcessor(options), DECODE);
-        for (var store : SessionContextProcessor.storeBuilders()) topology.addStateStore(store, SESSION);
+        for (var store : SessionContextProcessor.storeBuilders()) {
+            // baton.state.changelog=false (backfill, demo: the state dies with the run): no changelog to write
+            if (!config.stateChangelog()) store.withLoggingDisabled();
+            topology.addStateStore(store, SESSION);
+        }
         topology.addProcessor(SNAPSHOT_WRITER, () -> new SnapshotWriter(codecs.snapshots(),
                 config.contextSnapshotsTopic(), config.maxOutputBytes()), SESSION);
         topology.addSink(SNAPSHOT_SINK, config.contextSnapshotsTopic(), new ByteArraySerializer(),

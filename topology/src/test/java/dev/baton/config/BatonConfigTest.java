@@ -171,6 +171,23 @@ class BatonConfigTest {
     }
 
     @Test
+    void shouldGiveReplicatedChangelogsAMinimumInSyncReplicaCountThatToleratesOneLoss() {
+        // the default replication factor is 3: a changelog write needs 2 replicas, one broker may be down
+        assertThat(BatonConfig.of(java.util.Map.of(BatonConfig.FORMAT, "json")).toStreamsProperties())
+                .containsEntry("replication.factor", "3").containsEntry("topic.min.insync.replicas", "2");
+        assertThat(BatonConfig.of(java.util.Map.of(BatonConfig.FORMAT, "json", "replication.factor", "2"))
+                .toStreamsProperties()).containsEntry("topic.min.insync.replicas", "1");
+        // one replica, or the broker's default: left to the broker
+        assertThat(BatonConfig.of(java.util.Map.of(BatonConfig.FORMAT, "json", "replication.factor", "1"))
+                .toStreamsProperties()).doesNotContainKey("topic.min.insync.replicas");
+        assertThat(BatonConfig.of(java.util.Map.of(BatonConfig.FORMAT, "json", "replication.factor", "-1"))
+                .toStreamsProperties()).doesNotContainKey("topic.min.insync.replicas");
+        // set explicitly: kept
+        assertThat(BatonConfig.of(java.util.Map.of(BatonConfig.FORMAT, "json", "topic.min.insync.replicas", "3"))
+                .toStreamsProperties()).containsEntry("topic.min.insync.replicas", "3");
+    }
+
+    @Test
     void shouldRefuseAProducerLimitBelowTheMaxOutputBytes() {
         assertThatThrownBy(() -> BatonConfig.of(java.util.Map.of(BatonConfig.FORMAT, "json",
                 "max.request.size", "1048576")))

@@ -45,6 +45,29 @@ class BatonTopologyTest {
     }
 
     @Test
+    void shouldWriteNoChangelogWhenStateChangelogIsOffAndTheSameSnapshots() {
+        List<String> values = new java.util.ArrayList<>();
+        for (String changelog : List.of("true", "false")) {
+            try (Harness h = new Harness(Map.of(BatonConfig.STATE_CHANGELOG, changelog))) {
+                h.send(h.turn(T, S, 0, "user", "USER", "fix the build"));
+                h.send(h.turn(T, S, 1, "planner", "ASSISTANT", "looking"));
+                h.send(h.handoff(T, S, "h1", "planner", "coder", null));
+                values.add(h.readSnapshots().get(0).value().toString());
+                Set<String> changelogs = new HashSet<>();
+                for (String topic : h.driver.producedTopicNames()) {
+                    if (topic.endsWith("-changelog")) changelogs.add(topic);
+                }
+                if (changelog.equals("true")) {
+                    assertThat(changelogs).as("changelog topics written").isNotEmpty();
+                } else {
+                    assertThat(changelogs).as("changelog topics written").isEmpty();
+                }
+            }
+        }
+        assertThat(values.get(1)).isEqualTo(values.get(0));
+    }
+
+    @Test
     void shouldIgnoreAndCountARepeatedSeq() {
         try (Harness h = new Harness()) {
             h.send(h.turn(T, S, 0, "user", "USER", "first copy"));

@@ -197,36 +197,49 @@ public final class BrickBuilder {
         return out;
     }
 
-    /** Brick entries of the turns in state, newest first; legacy steps shown with their calling turn when shown. */
+    /**
+     * Brick entries of the turns in state, newest first; legacy steps shown with their calling turn when shown. The
+     * list is lazy: an entry is written when it is asked for (once per index: not cached), so the newest activity
+     * that fits the brick costs what it shows, not the whole session.
+     */
     static List<Entry> entries(SessionState state, RetentionPlan plan, Policy policy) {
         List<StoredTurn> turns = new ArrayList<>(state.body());
         if (state.headUser() != null) turns.add(state.headUser());
         if (state.headAssistant() != null) turns.add(state.headAssistant());
         turns.sort(Comparator.comparingLong((StoredTurn t) -> t.seq).reversed());
         Long headAssistantSeq = state.headAssistant() == null ? null : state.headAssistant().seq;
+        return new java.util.AbstractList<>() {
+            @Override
+            public Entry get(int i) {
+                return entry(turns.get(i), plan, policy, headAssistantSeq);
+            }
 
-        // A legacy step answered by a TOOL turn is shown with that TOOL turn (the brick is an index, in seq order).
-        List<Entry> out = new ArrayList<>();
-        for (StoredTurn t : turns) {
-            List<String> lines = new ArrayList<>();
-            List<Truncation> notes = new ArrayList<>();
-            List<Segment> segs = SegmentBuilder.turnSegments(t, plan, headAssistantSeq);
-            if (t.role == Role.ASSISTANT || t.role == Role.USER || t.role == Role.SYSTEM) {
-                String who = t.role == Role.ASSISTANT ? t.agent : t.role.name().toLowerCase();
-                String head = "[seq " + t.seq + " " + who + "]";
-                lines.add(t.text.isEmpty() ? head : head + " " + Escaping.escape(t.text));
+            @Override
+            public int size() {
+                return turns.size();
             }
-            if (t.trailBearing && !plan.isRetained(t.seq)) {
-                String m = Markers.brickTrailNotShown(t.seq, String.join(", ", t.toolNames));
-                lines.add(m);
-                notes.add(new Truncation(TruncationKind.TRAIL_MANIFEST, t.seq, t.seq, 1, m));
-            }
-            List<StepView> steps = new ArrayList<>();
-            for (Segment s : segs) if (s.kind() == Segment.Kind.STEP) steps.add(s.step());
-            for (StepView s : steps) stepLines(s, policy, lines, notes);
-            out.add(new Entry(t.seq, String.join("\n", lines), notes));
+        };
+    }
+
+    /** One turn's entry. A legacy step answered by a TOOL turn is shown with that TOOL turn (seq order). */
+    static Entry entry(StoredTurn t, RetentionPlan plan, Policy policy, Long headAssistantSeq) {
+        List<String> lines = new ArrayList<>();
+        List<Truncation> notes = new ArrayList<>();
+        List<Segment> segs = SegmentBuilder.turnSegments(t, plan, headAssistantSeq);
+        if (t.role == Role.ASSISTANT || t.role == Role.USER || t.role == Role.SYSTEM) {
+            String who = t.role == Role.ASSISTANT ? t.agent : t.role.name().toLowerCase();
+            String head = "[seq " + t.seq + " " + who + "]";
+            lines.add(t.text.isEmpty() ? head : head + " " + Escaping.escape(t.text));
         }
-        return out;
+        if (t.trailBearing && !plan.isRetained(t.seq)) {
+            String m = Markers.brickTrailNotShown(t.seq, String.join(", ", t.toolNames));
+            lines.add(m);
+            notes.add(new Truncation(TruncationKind.TRAIL_MANIFEST, t.seq, t.seq, 1, m));
+        }
+        List<StepView> steps = new ArrayList<>();
+        for (Segment s : segs) if (s.kind() == Segment.Kind.STEP) steps.add(s.step());
+        for (StepView s : steps) stepLines(s, policy, lines, notes);
+        return new Entry(t.seq, String.join("\n", lines), notes);
     }
 
     static void stepLines(StepView s, Policy policy, List<String> lines, List<Truncation> notes) {

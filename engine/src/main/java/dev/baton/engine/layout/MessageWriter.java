@@ -45,7 +45,8 @@ public final class MessageWriter {
         return out;
     }
 
-    static boolean isNative(Segment s, String receiver) {
+    /** True when {@code receiver} gets segment {@code s} natively: its own step with a known call. */
+    public static boolean isNative(Segment s, String receiver) {
         // A step without a call id is a TOOL turn whose call is unknown: the receiver never issued such a call.
         return s.kind() == Segment.Kind.STEP && s.step().callId() != null && s.step().agent().equals(receiver);
     }

@@ -32,8 +32,8 @@ public record Segment(Kind kind, long order, long seq, long homeSeq, String agen
     public Segment {
         notes = notes == null ? List.of() : List.copyOf(notes);
         size = switch (kind) {
-            case USER, ASSISTANT_TEXT -> text.plain().length();
-            case SYSTEM -> text.escaped().length();
+            case USER, ASSISTANT_TEXT -> text.plainLength();
+            case SYSTEM -> text.escapedLength();
             case STEP -> Narration.segmentSize(step);
             case MARKER -> marker.length();
         };

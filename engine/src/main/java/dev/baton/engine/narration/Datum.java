@@ -30,6 +30,17 @@ public record Datum(String head, String marker, String tail) {
         return marker == null ? head : head + tail;
     }
 
+    /** {@code plain().length()} without building it. */
+    public int plainLength() {
+        return marker == null ? head.length() : head.length() + 1 + marker.length() + 1 + tail.length();
+    }
+
+    /** {@code escaped().length()} without building it. */
+    public int escapedLength() {
+        if (marker == null) return Escaping.escapedLength(head);
+        return Escaping.escapedLength(head) + 1 + marker.length() + 1 + Escaping.escapedLength(tail);
+    }
+
     public int length() {
         return head.length() + tail.length();
     }

@@ -18,6 +18,43 @@ public final class Escaping {
     /** Escapes every line of a quoted datum, the first one included (R2). */
     public static String escape(String datum) {
         if (datum == null || datum.isEmpty()) return datum == null ? "" : datum;
+        if (datum.indexOf('\r') >= 0) return escapeAnyBreaks(datum);
+        // Only \n breaks lines: visit the line starts (indexOf is vectorised) and copy the runs between them.
+        int n = datum.length();
+        StringBuilder out = null;
+        int copied = 0;
+        int start = 0;
+        while (true) {
+            if (start < n && needsEscape(datum.charAt(start))) {
+                if (out == null) out = new StringBuilder(n + 16);
+                out.append(datum, copied, start).append('\\');
+                copied = start;
+            }
+            int nl = datum.indexOf('\n', start);
+            if (nl < 0) break;
+            start = nl + 1;
+        }
+        return out == null ? datum : out.append(datum, copied, n).toString();
+    }
+
+    /** {@code escape(datum).length()} without building the escaped text. */
+    public static int escapedLength(String datum) {
+        if (datum == null) return 0;
+        int n = datum.length();
+        if (n == 0) return 0;
+        if (datum.indexOf('\r') >= 0) return escapeAnyBreaks(datum).length();
+        int extra = 0;
+        int start = 0;
+        while (true) {
+            if (start < n && needsEscape(datum.charAt(start))) extra++;
+            int nl = datum.indexOf('\n', start);
+            if (nl < 0) return n + extra;
+            start = nl + 1;
+        }
+    }
+
+    /** {@link #escape} for a datum with {@code \r} in it: char by char, with every kind of line break. */
+    private static String escapeAnyBreaks(String datum) {
         StringBuilder out = null;
         int n = datum.length();
         boolean lineStart = true;
@@ -41,6 +78,26 @@ public final class Escaping {
     /** Undoes {@link #escape}: removes one leading backslash from every line that starts with one. */
     public static String unescape(String text) {
         if (text == null || text.isEmpty()) return text;
+        if (text.indexOf('\r') >= 0) return unescapeAnyBreaks(text);
+        int n = text.length();
+        StringBuilder out = null;
+        int copied = 0;
+        int start = 0;
+        while (true) {
+            if (start < n && text.charAt(start) == '\\') {
+                if (out == null) out = new StringBuilder(n);
+                out.append(text, copied, start);
+                copied = start + 1;
+            }
+            int nl = text.indexOf('\n', start);
+            if (nl < 0) break;
+            start = nl + 1;
+        }
+        return out == null ? text : out.append(text, copied, n).toString();
+    }
+
+    /** {@link #unescape} for a text with {@code \r} in it: char by char, with every kind of line break. */
+    private static String unescapeAnyBreaks(String text) {
         StringBuilder out = new StringBuilder(text.length());
         int n = text.length();
         boolean lineStart = true;

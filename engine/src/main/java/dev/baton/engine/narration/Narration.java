@@ -48,11 +48,34 @@ public final class Narration {
 
     /** Budget characters of the native form: tool name + arguments of the call, plus the tool message content. */
     public static int nativeSize(StepView s) {
-        return s.tool().length() + s.arguments().length() + nativeToolContent(s).length();
+        return s.tool().length() + s.arguments().length() + nativeToolContentLength(s);
     }
 
     /** R9: a step's size for trimming is measured on the narrated form, never smaller than the native one. */
     public static int segmentSize(StepView s) {
-        return Math.max(narrate(s).length(), nativeSize(s));
+        return Math.max(narratedLength(s), nativeSize(s));
+    }
+
+    /** {@code narrate(s).length()}, counted rather than built (trimming asks for every step's size). */
+    static int narratedLength(StepView s) {
+        int call = 1 + String.valueOf(s.agent()).length() + " called ".length() + String.valueOf(s.tool()).length()
+                + 1 + Escaping.escapedLength(s.arguments()) + 2;
+        int outcome = switch (s.outcome()) {
+            case RESULT -> "[result: ".length() + s.result().escapedLength() + 1;
+            case ERROR -> "[error: ".length() + s.result().escapedLength() + 1;
+            case CLEARED -> CLEARED.length();
+            case NO_RESULT -> NO_RESULT.length();
+        };
+        return call + 1 + outcome;
+    }
+
+    /** {@code nativeToolContent(s).length()} without building it. */
+    static int nativeToolContentLength(StepView s) {
+        return switch (s.outcome()) {
+            case RESULT -> s.result().plainLength();
+            case ERROR -> "[error: ".length() + s.result().plainLength() + 1;
+            case CLEARED -> CLEARED.length();
+            case NO_RESULT -> NO_RESULT.length();
+        };
     }
 }

@@ -1,8 +1,8 @@
 package dev.baton.engine.state;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -14,38 +14,47 @@ final class Binary {
     private Binary() {
     }
 
+    /** A growable byte buffer (not a ByteArrayOutputStream: no locking, and no copy when sized right). */
     static final class Writer {
-        private final ByteArrayOutputStream out;
+        private byte[] buf;
+        private int size;
 
         Writer(int size) {
-            out = new ByteArrayOutputStream(size);
+            buf = new byte[Math.max(16, size)];
+        }
+
+        private void room(int more) {
+            if (size + more > buf.length) buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
         }
 
         Writer raw(int b) {
-            out.write(b);
+            room(1);
+            buf[size++] = (byte) b;
             return this;
         }
 
         Writer num(long v) {
+            room(10);
             long z = (v << 1) ^ (v >> 63);
             while ((z & ~0x7FL) != 0) {
-                out.write((int) ((z & 0x7F) | 0x80));
+                buf[size++] = (byte) ((z & 0x7F) | 0x80);
                 z >>>= 7;
             }
-            out.write((int) z);
+            buf[size++] = (byte) z;
             return this;
         }
 
         Writer bool(boolean b) {
-            out.write(b ? 1 : 0);
-            return this;
+            return raw(b ? 1 : 0);
         }
 
         Writer str(String s) {
             if (s == null) return num(-1);
             byte[] b = s.getBytes(StandardCharsets.UTF_8);
             num(b.length);
-            out.write(b, 0, b.length);
+            room(b.length);
+            System.arraycopy(b, 0, buf, size, b.length);
+            size += b.length;
             return this;
         }
 
@@ -56,7 +65,7 @@ final class Binary {
         }
 
         byte[] bytes() {
-            return out.toByteArray();
+            return size == buf.length ? buf : Arrays.copyOf(buf, size);
         }
     }
 

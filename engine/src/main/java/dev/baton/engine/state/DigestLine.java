@@ -23,7 +23,7 @@ public final class DigestLine {
         };
         StringBuilder sb = new StringBuilder();
         sb.append("[seq ").append(t.seq).append(' ').append(who).append("] ");
-        String text = Escaping.oneLine(t.text).strip();
+        String text = excerptSource(t.text);
         if (!text.isEmpty()) sb.append(Escaping.escape(Escaping.excerpt(text, EXCERPT_CHARS)));
         if (t.role == Role.ASSISTANT && !t.toolNames.isEmpty()) {
             if (!text.isEmpty()) sb.append(' ');
@@ -32,5 +32,29 @@ public final class DigestLine {
             sb.append("(no text)");
         }
         return sb.toString();
+    }
+
+    /**
+     * {@code Escaping.oneLine(text).strip()}, or a prefix of it that gives the same excerpt: when the text is long,
+     * only a bounded part after its leading whitespace is turned into one line (a turn can hold megabytes; the
+     * excerpt needs {@value #EXCERPT_CHARS} characters and to know whether anything non-blank follows them).
+     */
+    static String excerptSource(String text) {
+        int n = text.length();
+        int start = 0;
+        while (start < n) {
+            int cp = text.codePointAt(start);
+            if (!Character.isWhitespace(cp)) break;
+            start += Character.charCount(cp);
+        }
+        // "\r\n" becomes one space, so 2 * (EXCERPT_CHARS + 1) raw characters give more than EXCERPT_CHARS
+        int end = start + 2 * (EXCERPT_CHARS + 1) + 2;
+        if (end >= n) return Escaping.oneLine(text).strip();
+        if (text.charAt(end - 1) == '\r' && text.charAt(end) == '\n') end++; // keep a CRLF whole
+        end = Escaping.safeCutUp(text, end);
+        String part = Escaping.oneLine(text.substring(start, end)).stripTrailing();
+        // More than EXCERPT_CHARS non-blank-ended characters: the excerpt is cut inside this part, whatever follows.
+        if (part.length() > EXCERPT_CHARS) return part;
+        return Escaping.oneLine(text).strip();
     }
 }

@@ -367,6 +367,12 @@ public final class SessionState {
     public long lastEventMillis() { return lastEventMillis; }
     public long closedAtMillis() { return closedAtMillis; }
     public boolean compacting() { return compaction; }
-    /** Approximate in-memory bytes of the turns this state holds (stored and held): a cache's weight. */
-    public long weight() { return transcript.weight + ordering.heldBytes; }
+    /**
+     * Approximate heap bytes of this state: the objects every state has ({@link #STATE_OVERHEAD_BYTES}), the turns it
+     * holds at their heap size, and its held turns (a cache's weight; see {@code StoredTurn#weight}).
+     */
+    public long weight() { return STATE_OVERHEAD_BYTES + transcript.weight + ordering.heldBytes; }
+
+    /** Heap bytes of an empty decoded state (its parts, their collections, the hand-off id log), measured. */
+    public static final int STATE_OVERHEAD_BYTES = 900;
 }

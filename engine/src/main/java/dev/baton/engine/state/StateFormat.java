@@ -177,7 +177,7 @@ public final class StateFormat {
     // ---------------------------------------------------------------------------------------------------- entries
 
     static byte[] encodeTurn(StoredTurn t) {
-        Binary.Writer w = new Binary.Writer(64 + t.text.length()).raw(VERSION);
+        Binary.Writer w = new Binary.Writer(sizeHint(t)).raw(VERSION);
         w.num(t.seq).str(t.agent).raw(role(t.role)).str(t.text);
         w.bool(t.trail != null);
         if (t.trail != null) {
@@ -198,6 +198,26 @@ public final class StateFormat {
         }
         w.str(t.toolCallId);
         return w.bytes();
+    }
+
+    /** About the encoded size of a turn entry (exact for ASCII text, so the buffer is rarely grown or copied). */
+    private static int sizeHint(StoredTurn t) {
+        long n = 64 + t.text.length();
+        if (t.trail != null) {
+            for (ToolStep s : t.trail) {
+                n += 24 + len(s.tool()) + len(s.arguments()) + len(s.result()) + len(s.callId());
+            }
+        }
+        if (t.calls != null) {
+            for (StoredTurn.LegacyCall c : t.calls) {
+                n += 24 + len(c.callId) + len(c.tool) + len(c.arguments) + len(c.result);
+            }
+        }
+        return (int) Math.min(n, 1 << 24);
+    }
+
+    private static int len(String s) {
+        return s == null ? 0 : s.length();
     }
 
     static StoredTurn decodeTurn(byte[] bytes) {

@@ -20,6 +20,16 @@ final class Transcript {
     /** Approximate bytes of the stored turns (for the decoded-state cache's weight). */
     long weight;
     StateJournal journal;
+    /**
+     * Running sums over {@link #body} of {@link #minTranscriptChars} and {@link #minBrickChars} (not stored: kept while
+     * the state lives), so that compaction does not walk the whole body on every turn. Valid for the brick result cap
+     * {@link #sumsCap}; {@link #NO_SUMS} when not computed yet (a state read back from its entries) and recomputed once
+     * when a policy with another cap comes.
+     */
+    private long bodyT;
+    private long bodyB;
+    private long sumsCap = NO_SUMS;
+    private static final long NO_SUMS = Long.MIN_VALUE;
 
     /** Adds an applied turn: to the head when it is the head's USER or ASSISTANT turn, else to the body. */
     void add(StoredTurn st) {
@@ -29,6 +39,10 @@ final class Transcript {
             headAssistant = st;
         } else {
             body.addLast(st);
+            if (sumsCap != NO_SUMS) {
+                bodyT += minTranscriptChars(st);
+                bodyB += minBrickChars(st, (int) sumsCap);
+            }
         }
         weight += st.weight();
         changed(st);
@@ -98,8 +112,12 @@ final class Transcript {
      * carries, its result up to the brick's per-result cap.
      */
     long minBrickChars(StoredTurn t, Policy policy) {
+        return minBrickChars(t, policy.brickResultCapChars());
+    }
+
+    private long minBrickChars(StoredTurn t, int brickResultCapChars) {
         if (t.role == Role.TOOL) {
-            return answersTheHead(t) ? 0 : Math.min(t.text.length(), Math.max(0, policy.brickResultCapChars()));
+            return answersTheHead(t) ? 0 : Math.min(t.text.length(), Math.max(0, brickResultCapChars));
         }
         // "[seq " + seq + " " + who (at least one character) + "]", then the text.
         return 8 + ManifestLine.digits(t.seq) + t.text.length();
@@ -126,34 +144,61 @@ final class Transcript {
         if (body.size() < 2) return;
         long w = window(policy);
         long bw = brickWindow(policy);
-        long newerT = 0;
-        long newerB = 0;
-        for (StoredTurn t : body) {
-            newerT += minTranscriptChars(t);
-            newerB += minBrickChars(t, policy);
-        }
+        sums(policy);
+        long newerT = bodyT;
+        long newerB = bodyB;
         Iterator<StoredTurn> it = body.iterator();
         int left = body.size();
         while (it.hasNext() && left > 1) {
             StoredTurn t = it.next();
             left--;
-            newerT -= minTranscriptChars(t);
-            newerB -= minBrickChars(t, policy);
+            long tT = minTranscriptChars(t);
+            long tB = minBrickChars(t, policy);
+            newerT -= tT;
+            newerB -= tB;
             if (newerB <= bw && newerT <= w) break; // nothing newer can leave either
             Presence p = presence(t);
             // The brick caps results, so the brick's reach is checked on its own sizes too.
             if (p == Presence.ALWAYS && newerT > w && newerB > bw) {
                 it.remove();
-                dropped(t);
+                dropped(t, tT, tB);
                 compacted.add(t.seq, DigestLine.of(t), policy.digestBudgetChars(), journal);
             } else if (p == Presence.NEVER && newerB > bw) {
                 it.remove();
-                dropped(t);
+                dropped(t, tT, tB);
             }
         }
     }
 
-    private void dropped(StoredTurn t) {
+    /** Makes the running sums valid for this policy's brick result cap (a full walk only when they are not). */
+    private void sums(Policy policy) {
+        if (sumsCap == policy.brickResultCapChars()) return;
+        long t = 0;
+        long b = 0;
+        for (StoredTurn st : body) {
+            t += minTranscriptChars(st);
+            b += minBrickChars(st, policy);
+        }
+        bodyT = t;
+        bodyB = b;
+        sumsCap = policy.brickResultCapChars();
+    }
+
+    /** True when the running sums (if computed) equal a walk over the body: for tests. */
+    boolean sumsConsistent(Policy policy) {
+        if (sumsCap == NO_SUMS || sumsCap != policy.brickResultCapChars()) return true;
+        long t = 0;
+        long b = 0;
+        for (StoredTurn st : body) {
+            t += minTranscriptChars(st);
+            b += minBrickChars(st, policy);
+        }
+        return t == bodyT && b == bodyB;
+    }
+
+    private void dropped(StoredTurn t, long tT, long tB) {
+        bodyT -= tT;
+        bodyB -= tB;
         weight -= t.weight();
         if (journal != null) journal.delete(EntryKind.TURN, t.seq);
     }

@@ -75,4 +75,26 @@ class CompactionTest {
         assertThat(s.render(st, new Handoff("h", null, "opus", Target.LOCAL, null, null, null)))
                 .isEqualTo(s.render(s.fullState(), new Handoff("h", null, "opus", Target.LOCAL, null, null, null)));
     }
+
+    @Test
+    void shouldKeepTheRunningBodySumsEqualToAWalkOverTheBody() {
+        // Compaction keeps the body's minimal sizes as running sums; they must equal a full walk after every turn,
+        // after the state is read back from its stored form (sums recomputed), and under another brick result cap.
+        Policy small = Policy.builder().transcriptBudgetChars(3_000).brickBudgetCliChars(2_000).brickResultCapChars(50)
+                .build();
+        Policy other = Policy.builder().transcriptBudgetChars(3_000).brickBudgetCliChars(2_000)
+                .brickResultCapChars(400).build();
+        for (long seed = 0; seed < 10; seed++) {
+            Sessions s = session(seed, 300, small);
+            SessionState state = SessionState.empty();
+            int i = 0;
+            for (var turn : s.turns) {
+                Policy p = i < 150 ? small : other;
+                state.offerTurn(turn, p, 0L);
+                assertThat(state.transcript.sumsConsistent(p)).as("seed %d after turn %d", seed, i).isTrue();
+                if (++i == 100) state = StateStorage.InMemory.roundTrip(state);
+            }
+            assertThat(state.compacted().count).as("seed %d compacts", seed).isPositive();
+        }
+    }
 }

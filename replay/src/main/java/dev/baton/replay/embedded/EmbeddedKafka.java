@@ -34,7 +34,8 @@ import org.apache.logging.log4j.core.config.Configurator;
  * {@code baton demo}, {@code baton backfill} without {@code --bootstrap-servers}, and the
  * integration tests.
  *
- * <p>It is Kafka's own {@link KafkaClusterTestKit}, configured for a single node: replication factor
+ * <p>It is Kafka's own {@link KafkaClusterTestKit}, configured for a single node (or, for fault tests, a few
+ * brokers: {@link #startCluster}): replication factor
  * 1 for the offsets, transaction and share-state topics (so exactly-once works), a pinned
  * production metadata version (no unstable features), no automatic topic creation. The kit's
  * threads are not daemons: always {@link #close()} it (try-with-resources). Its data lives in a
@@ -66,6 +67,20 @@ public final class EmbeddedKafka implements AutoCloseable {
      *     {@code log.retention.ms})
      */
     public static EmbeddedKafka start(Map<String, String> brokerOverrides) {
+        return startCluster(1, brokerOverrides);
+    }
+
+    /**
+     * Starts {@code brokers} brokers (one combined broker + controller when 1; else separate brokers with ids 0 to
+     * {@code brokers - 1} and one controller) and waits until they accept clients. With several brokers the
+     * offsets and transaction topics and new topics get replication factor {@code min(3, brokers)} and
+     * {@code min.insync.replicas} {@code min(2, brokers)}, like a small production cluster; a broker can be stopped
+     * and started again through {@link #cluster()}.
+     */
+    public static EmbeddedKafka startCluster(int brokers, Map<String, String> brokerOverrides) {
+        if (brokers < 1) {
+            throw new IllegalArgumentException("at least one broker, not " + brokers);
+        }
         Path base;
         try {
             base = Files.createTempDirectory("baton-kafka-");
@@ -75,15 +90,15 @@ public final class EmbeddedKafka implements AutoCloseable {
         KafkaClusterTestKit cluster = null;
         try {
             TestKitNodes nodes = new TestKitNodes.Builder()
-                    .setCombined(true)
-                    .setNumBrokerNodes(1)
+                    .setCombined(brokers == 1)
+                    .setNumBrokerNodes(brokers)
                     .setNumControllerNodes(1)
                     .setBaseDirectory(base)
                     // the newest metadata version that is production-ready, never an unstable one
                     .setBootstrapMetadataVersion(MetadataVersion.LATEST_PRODUCTION)
                     .build();
             KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes).setDeleteOnClose(true);
-            defaultBrokerConfig().forEach(builder::setConfigProp);
+            defaultBrokerConfig(brokers).forEach(builder::setConfigProp);
             brokerOverrides.forEach(builder::setConfigProp);
             cluster = builder.build();
             quietBrokerLogs();
@@ -138,17 +153,24 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** Broker settings that make one node behave like a small, correct cluster. */
     static Map<String, String> defaultBrokerConfig() {
+        return defaultBrokerConfig(1);
+    }
+
+    /** Broker settings for {@code brokers} brokers: replication factor up to 3, min ISR up to 2. */
+    static Map<String, String> defaultBrokerConfig(int brokers) {
+        String replicas = Integer.toString(Math.min(3, brokers));
+        String minIsr = Integer.toString(Math.min(2, brokers));
         return Map.ofEntries(
-                // one node: every internal topic has a single replica
-                Map.entry("offsets.topic.replication.factor", "1"),
+                // one node: every internal topic has a single replica; several: up to 3, min ISR up to 2
+                Map.entry("offsets.topic.replication.factor", replicas),
                 Map.entry("offsets.topic.num.partitions", "1"),
-                Map.entry("transaction.state.log.replication.factor", "1"),
-                Map.entry("transaction.state.log.min.isr", "1"),
+                Map.entry("transaction.state.log.replication.factor", replicas),
+                Map.entry("transaction.state.log.min.isr", minIsr),
                 Map.entry("transaction.state.log.num.partitions", "1"),
-                Map.entry("share.coordinator.state.topic.replication.factor", "1"),
-                Map.entry("share.coordinator.state.topic.min.isr", "1"),
-                Map.entry("default.replication.factor", "1"),
-                Map.entry("min.insync.replicas", "1"),
+                Map.entry("share.coordinator.state.topic.replication.factor", replicas),
+                Map.entry("share.coordinator.state.topic.min.isr", minIsr),
+                Map.entry("default.replication.factor", replicas),
+                Map.entry("min.insync.replicas", minIsr),
                 // no preview features: behave like a production broker
                 Map.entry("unstable.feature.versions.enable", "false"),
                 Map.entry("unstable.api.versions.enable", "false"),
@@ -171,7 +193,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     /**
-     * Creates topics with the given number of partitions (replication factor 1) and waits for them;
+     * Creates topics with the given number of partitions (the broker's default replication factor: 1 for one
+     * broker) and waits for them;
      * topics that already exist are left as they are.
      */
     public void createTopics(int partitions, String... names) {
@@ -182,7 +205,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     public void createTopics(int partitions, Map<String, String> configs, String... names) {
         List<NewTopic> topics = new ArrayList<>();
         for (String name : names) {
-            topics.add(new NewTopic(name, Optional.of(partitions), Optional.of((short) 1)).configs(configs));
+            topics.add(new NewTopic(name, Optional.of(partitions), Optional.empty()).configs(configs));
         }
         try (Admin admin = admin()) {
             admin.createTopics(topics).values().forEach((name, future) -> {

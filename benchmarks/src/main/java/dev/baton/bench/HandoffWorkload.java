@@ -1,0 +1,96 @@
+package dev.baton.bench;
+
+import dev.baton.egress.SnapshotEncoder;
+import dev.baton.engine.ContextEngine;
+import dev.baton.engine.model.Handoff;
+import dev.baton.engine.model.Target;
+import dev.baton.engine.model.Turn;
+import dev.baton.engine.policy.Policy;
+import dev.baton.engine.snapshot.Snapshot;
+import dev.baton.engine.state.ReadyHandoff;
+import dev.baton.engine.state.SessionState;
+import dev.baton.serde.MockSchemaRegistry;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * What one hand-off costs Baton's stream thread, outside Kafka: {@code ContextEngine.render} of a generated session,
+ * then {@code SnapshotEncoder}'s Avro value (the record, its content hash, the Confluent wire format). Used by
+ * {@link HandoffCost} (which may load this class twice, from two builds, to compare them in one JVM: so it only
+ * uses APIs both have) and, through {@link #main}, to write a golden file of snapshots whose bytes a change of the
+ * render or encode path must not alter ({@code cmp} before and after).
+ */
+public final class HandoffWorkload {
+    private HandoffWorkload() {
+    }
+
+    /**
+     * An operation that renders and encodes one hand-off ({@code local} or {@code cli}) of a generated session of
+     * {@code turns} turns (compacted state, realistic sizes scaled by {@code sizeFactor}, default policy) and returns
+     * its own duration in ns.
+     */
+    public static LongSupplier operation(String target, int turns, double sizeFactor) {
+        Policy policy = Policy.defaults();
+        List<Turn> session = SessionGenerator.session(turns, 42L, SessionGenerator.Sizes.REALISTIC.scaled(sizeFactor));
+        SessionState state = SessionGenerator.apply(session, SessionState.empty(), policy);
+        ReadyHandoff ready = new ReadyHandoff(target.equals("cli") ? SessionGenerator.cliHandoff()
+                : SessionGenerator.localHandoff(), 1_000L, null);
+        SnapshotEncoder encoder = SnapshotEncoder.avro(MockSchemaRegistry.forScope("handoff-workload"));
+        long[] sink = new long[1];
+        return () -> {
+            long t = System.nanoTime();
+            Snapshot s = ContextEngine.render("acme", "bench-session", state, ready, policy);
+            sink[0] += encoder.encode("baton.context-snapshots", s).length;
+            return System.nanoTime() - t + (sink[0] == Long.MIN_VALUE ? 1 : 0);
+        };
+    }
+
+    /**
+     * {@code HandoffWorkload FILE}: writes the JSON line (content hash included) and the Avro value (hex) of many
+     * snapshots — several seeds and lengths, both sizes, LOCAL and CLAUDE_CLI, the default policy and small budgets
+     * that make the trim, the digest, the degenerate cut and the brick's cuts run — one per line.
+     */
+    public static void main(String[] args) throws IOException {
+        Path file = Path.of(args[0]);
+        SnapshotEncoder encoder = SnapshotEncoder.avro(MockSchemaRegistry.forScope("handoff-golden"));
+        List<Policy> policies = List.of(Policy.defaults(),
+                Policy.builder().transcriptBudgetChars(30_000).digestBudgetChars(1_500).brickBudgetLocalChars(1_200)
+                        .brickBudgetCliChars(2_000).build(),
+                Policy.builder().transcriptBudgetChars(2_000).minTranscriptBudgetChars(2_000).digestBudgetChars(0)
+                        .expandedTrailTurns(1).inlineTrailBytes(100).manifestCapChars(400).build());
+        List<Handoff> handoffs = List.of(SessionGenerator.localHandoff(), SessionGenerator.cliHandoff(),
+                new Handoff("h-claude", "qwen", "claude", Target.LOCAL, "[brief]\n\\ with (marks)…", null, null),
+                new Handoff("h-coder", "reviewer", "coder", Target.LOCAL, null, null, null));
+        int n = 0;
+        try (OutputStream out = Files.newOutputStream(file)) {
+            for (SessionGenerator.Sizes sizes : List.of(SessionGenerator.Sizes.REALISTIC,
+                    new SessionGenerator.Sizes(20, 200, 100, 2_000))) {
+                for (long seed = 1; seed <= 4; seed++) {
+                    for (int turns : new int[] {1, 7, 40, 200}) {
+                        List<Turn> session = SessionGenerator.session(turns, seed, sizes);
+                        for (Policy policy : policies) {
+                            SessionState state = SessionGenerator.apply(session, SessionState.empty(), policy);
+                            for (Handoff h : handoffs) {
+                                Snapshot s = ContextEngine.render("acme", "s-" + seed + "-" + turns, state,
+                                        new ReadyHandoff(h, 1_000L + turns, null), policy);
+                                out.write(SnapshotEncoder.toJsonLine(s).getBytes(StandardCharsets.UTF_8));
+                                out.write('\n');
+                                out.write(java.util.HexFormat.of().formatHex(
+                                        encoder.encode("baton.context-snapshots", s)).getBytes(StandardCharsets.US_ASCII));
+                                out.write('\n');
+                                n++;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        System.out.println(n + " snapshots written to " + file);
+    }
+}
