@@ -33,11 +33,14 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  *   <li>{@code /sessions/{tenant}/{session}}: see {@link SessionQuery}; needs a bearer token for the tenant
  *       ({@link TenantTokens}).</li>
  * </ul>
- * Health, readiness and metrics are unauthenticated and carry no tenant data. They are answered by the server's own
- * small pool, which only ever does short work: a session query is handed to a separate, bounded pool
- * ({@code maxConcurrentQueries} running, as many waiting), and one that finds it full is answered 503 at once, so a
- * flood of queries never makes {@code /healthz} wait behind rendering. A request line longer than
- * {@code maxUrlChars} is answered 414.
+ * Health, readiness and metrics are unauthenticated and carry no tenant data. Health and readiness are answered by the
+ * server's own small pool ({@value #SERVER_THREADS} threads), which only ever does constant-time work: reading a
+ * request, answering a probe, an error or a 414, and handing the rest on. A session query goes to a separate, bounded
+ * pool ({@code maxConcurrentQueries} running, as many waiting) and a {@code /metrics} scrape to its own thread (one
+ * running, {@value #METRICS_WAITING} waiting); a request that finds its pool full is answered 503 with
+ * {@code Retry-After} at once. So neither a flood of queries nor a slow scrape ever makes {@code /healthz} or
+ * {@code /readyz} wait behind rendering (HttpEndpointsTest blocks every query and scrape worker to show it). A request
+ * line longer than {@code maxUrlChars} is answered 414.
  */
 final class HttpEndpoints implements AutoCloseable {
 
@@ -52,9 +55,24 @@ final class HttpEndpoints implements AutoCloseable {
     record Settings(String bindAddress, int port, int maxUrlChars, int maxConcurrentQueries) {
     }
 
+    static {
+        // The JDK server writes a response's headers and body in two writes; without TCP_NODELAY, Nagle's algorithm and
+        // the client's delayed ACK hold the body back ~40 ms, which was most of a probe's measured answer time. Read
+        // once, when the first server is created; an explicit -Dsun.net.httpserver.nodelay wins.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
+    /** Threads that read requests and answer probes (never rendering, never a scrape). */
+    static final int SERVER_THREADS = 2;
+    /** Scrapes that may wait while one runs; past that, 503. */
+    static final int METRICS_WAITING = 2;
+
     private final HttpServer server;
     private final ExecutorService executor;
     private final ThreadPoolExecutor queries;
+    private final ThreadPoolExecutor scrapes;
     private final Settings settings;
 
     HttpEndpoints(Settings settings, Supplier<KafkaStreams.State> state, PrometheusMeterRegistry metrics,
@@ -62,10 +80,12 @@ final class HttpEndpoints implements AutoCloseable {
         this.settings = settings;
         server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(settings.bindAddress()), settings.port()),
                 128);
-        executor = Executors.newFixedThreadPool(2, daemon("baton-http"));
+        executor = Executors.newFixedThreadPool(SERVER_THREADS, daemon("baton-http"));
         queries = new ThreadPoolExecutor(settings.maxConcurrentQueries(), settings.maxConcurrentQueries(), 30,
                 TimeUnit.SECONDS, new ArrayBlockingQueue<>(settings.maxConcurrentQueries()), daemon("baton-http-query"),
                 new ThreadPoolExecutor.AbortPolicy());
+        scrapes = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(METRICS_WAITING),
+                daemon("baton-http-metrics"), new ThreadPoolExecutor.AbortPolicy());
         server.setExecutor(executor);
         server.createContext("/healthz", exchange -> {
             if (tooLong(exchange)) return;
@@ -80,23 +100,13 @@ final class HttpEndpoints implements AutoCloseable {
         });
         server.createContext("/metrics", exchange -> {
             if (tooLong(exchange)) return;
-            respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8",
-                    metrics.scrape().getBytes(StandardCharsets.UTF_8));
+            offload(exchange, scrapes, "too many scrapes at once; retry shortly", () -> respond(exchange, 200,
+                    "text/plain; version=0.0.4; charset=utf-8", metrics.scrape().getBytes(StandardCharsets.UTF_8)));
         });
         server.createContext("/sessions/", exchange -> {
             if (tooLong(exchange)) return;
-            try {
-                queries.execute(() -> {
-                    try {
-                        session(exchange, sessions, tokens);
-                    } catch (IOException | RuntimeException e) {
-                        exchange.close();
-                    }
-                });
-            } catch (RejectedExecutionException busy) {
-                exchange.getResponseHeaders().set("Retry-After", "1");
-                respond(exchange, SessionQuery.Answer.error(503, "too many session queries at once; retry shortly"));
-            }
+            offload(exchange, queries, "too many session queries at once; retry shortly",
+                    () -> session(exchange, sessions, tokens));
         });
         server.createContext("/", exchange -> text(exchange, 404,
                 "Baton: /healthz /readyz /metrics /sessions/{tenant_id}/{session_id}\n"));
@@ -159,12 +169,45 @@ final class HttpEndpoints implements AutoCloseable {
         respond(exchange, answer);
     }
 
+    /** Work that answers an exchange and may throw. */
+    @FunctionalInterface
+    private interface Work {
+        void run() throws IOException;
+    }
+
+    /** Runs {@code work} on {@code pool}, or answers 503 at once when the pool is full: never waits on this thread. */
+    private static void offload(HttpExchange exchange, ThreadPoolExecutor pool, String busy, Work work)
+            throws IOException {
+        try {
+            pool.execute(() -> {
+                try {
+                    work.run();
+                } catch (IOException | RuntimeException e) {
+                    exchange.close();
+                }
+            });
+        } catch (RejectedExecutionException full) {
+            exchange.getResponseHeaders().set("Retry-After", "1");
+            respond(exchange, SessionQuery.Answer.error(503, busy));
+        }
+    }
+
     void start() {
         server.start();
     }
 
     int port() {
         return server.getAddress().getPort();
+    }
+
+    /** Session queries running or waiting (for tests). */
+    int queriesInFlight() {
+        return queries.getActiveCount() + queries.getQueue().size();
+    }
+
+    /** Scrapes running or waiting (for tests). */
+    int scrapesInFlight() {
+        return scrapes.getActiveCount() + scrapes.getQueue().size();
     }
 
     /** 414 for a request line longer than the limit (answered, true) — else false. */
@@ -226,9 +269,11 @@ final class HttpEndpoints implements AutoCloseable {
         server.stop(1);
         executor.shutdownNow();
         queries.shutdownNow();
+        scrapes.shutdownNow();
         try {
             executor.awaitTermination(5, TimeUnit.SECONDS);
             queries.awaitTermination(5, TimeUnit.SECONDS);
+            scrapes.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -43,6 +43,9 @@ class HttpEndpointsTest {
     private final AtomicInteger queriesRun = new AtomicInteger();
     private final Map<String, String> seenAuthorization = new ConcurrentHashMap<>();
     private volatile long queryMillis;
+    /** While not null, every query and scrape waits for it (a render that takes as long as the test wants). */
+    private volatile java.util.concurrent.CountDownLatch hold;
+    private final AtomicInteger scrapesHeld = new AtomicInteger();
     private String base;
 
     @BeforeEach
@@ -52,6 +55,7 @@ class HttpEndpointsTest {
         HttpEndpoints.QueryHandler handler = (tenant, session, params, forwarded, authorization) -> {
             queriesRun.incrementAndGet();
             seenAuthorization.put(tenant + "/" + session, authorization);
+            awaitHold();
             if (queryMillis > 0) {
                 try {
                     Thread.sleep(queryMillis);
@@ -61,8 +65,16 @@ class HttpEndpointsTest {
             }
             return new SessionQuery.Answer(200, "text/plain", (SECRET_TRANSCRIPT + " " + session).getBytes());
         };
+        PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        io.micrometer.core.instrument.Gauge.builder("test.slow.gauge", () -> {
+            if (hold != null) {
+                scrapesHeld.incrementAndGet();
+                awaitHold();
+            }
+            return 1;
+        }).register(metrics);
         http = new HttpEndpoints(new HttpEndpoints.Settings("127.0.0.1", 0, 2048, 4), () -> KafkaStreams.State.RUNNING,
-                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), () -> handler, new TenantTokens(tokens));
+                metrics, () -> handler, new TenantTokens(tokens));
         http.start();
         base = "http://127.0.0.1:" + http.port();
     }
@@ -163,6 +175,77 @@ class HttpEndpointsTest {
         // test holds the median to it and every answer to the liveness probe's timeout (docs/operations.md)
         assertThat(sorted.get(sorted.size() / 2)).as("median /healthz (ms)").isLessThan(100);
         assertThat(sorted.get(sorted.size() - 1)).as("slowest /healthz (ms)").isLessThan(1_000);
+    }
+
+    /**
+     * Health never queues behind rendering, shown without timing luck: every query worker and the scrape thread are
+     * held (and their queues full), then {@code /healthz} and {@code /readyz} still answer at once, and one more query
+     * or scrape is refused with 503 and {@code Retry-After} instead of waiting. The bound asserted (1 s) is the
+     * liveness probe's timeout, far above what is measured (printed); held work completes once released.
+     */
+    @Test
+    void shouldAnswerProbesAtOnceWhileEveryQueryAndScrapeWorkerIsHeld() throws Exception {
+        hold = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
+        for (int i = 0; i < 8; i++) { // 4 running + 4 waiting: the query pool is full
+            held.add(client.sendAsync(request("/sessions/acme/held" + i, "Bearer " + ACME_TOKEN),
+                    HttpResponse.BodyHandlers.ofString()));
+        }
+        for (int i = 0; i < 1 + HttpEndpoints.METRICS_WAITING; i++) { // 1 running + 2 waiting: so is the scrape pool
+            held.add(client.sendAsync(request("/metrics", null), HttpResponse.BodyHandlers.ofString()));
+        }
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while ((http.queriesInFlight() < 8 || http.scrapesInFlight() < 1 + HttpEndpoints.METRICS_WAITING
+                || queriesRun.get() < 4 || scrapesHeld.get() < 1) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(queriesRun).as("queries running, held").hasValue(4);
+        assertThat(http.queriesInFlight()).as("queries running or waiting").isEqualTo(8);
+        assertThat(http.scrapesInFlight()).as("scrapes running or waiting").isEqualTo(1 + HttpEndpoints.METRICS_WAITING);
+
+        List<Long> millis = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            for (String probe : List.of("/healthz", "/readyz")) {
+                long start = System.nanoTime();
+                HttpResponse<String> r = get(probe, null);
+                millis.add((System.nanoTime() - start) / 1_000_000);
+                assertThat(r.statusCode()).as(probe).isEqualTo(200);
+            }
+        }
+        long start = System.nanoTime();
+        HttpResponse<String> refused = get("/sessions/acme/one-more", "Bearer " + ACME_TOKEN);
+        long refusedMillis = (System.nanoTime() - start) / 1_000_000;
+        HttpResponse<String> refusedScrape = get("/metrics", null);
+        assertThat(refused.statusCode()).isEqualTo(503);
+        assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(refused.body()).doesNotContain(SECRET_TRANSCRIPT);
+        assertThat(refusedScrape.statusCode()).isEqualTo(503);
+        assertThat(queriesRun).as("the refused query never ran").hasValue(4);
+
+        Collections.sort(millis);
+        System.out.printf("probes with every query and scrape worker held: %d answers, median %d ms, max %d ms; "
+                + "the query beyond the limit refused (503) in %d ms%n", millis.size(), millis.get(millis.size() / 2),
+                millis.get(millis.size() - 1), refusedMillis);
+        assertThat(millis.get(millis.size() - 1)).as("slowest probe (ms)").isLessThan(1_000);
+        assertThat(refusedMillis).as("refusal (ms)").isLessThan(1_000);
+
+        java.util.concurrent.CountDownLatch release = hold;
+        hold = null;
+        release.countDown();
+        for (var f : held) {
+            assertThat(f.get(30, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+        assertThat(queriesRun).hasValue(8);
+    }
+
+    private void awaitHold() {
+        java.util.concurrent.CountDownLatch latch = hold;
+        if (latch == null) return;
+        try {
+            latch.await(60, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private HttpRequest request(String path, String authorization) {

@@ -45,6 +45,8 @@ public final class BatonTopology {
     public static final String DEAD_LETTER_SINK = "baton-dead-letters-sink";
     public static final String POLICY_SOURCE = "baton-tenant-policies-source";
     public static final String POLICY_UPDATER = "baton-tenant-policies-updater";
+    /** Kafka Streams 4.x: whether the processing exception handler also guards global store updates. */
+    static final String GLOBAL_PROCESSING_HANDLER = "processing.exception.handler.global.enabled";
 
     private BatonTopology() {
     }
@@ -65,6 +67,13 @@ public final class BatonTopology {
         p.putIfAbsent(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbConfig.class.getName());
         p.put(BoundedRocksDbConfig.TOTAL_BYTES, Long.toString(config.rocksDbTotalBytes()));
         p.put(BoundedRocksDbConfig.WRITE_BUFFER_BYTES, Long.toString(config.rocksDbWriteBufferBytes()));
+        // Kafka Streams 4.3's partition assignor builds a second StreamsConfig from the main consumer's settings, which
+        // carry no Streams setting, so it warned that the handler is off for the global thread although it is on. The
+        // main consumer's prefix hands it the same value (docs/topology.md, "Exception handlers").
+        String global = p.getProperty(GLOBAL_PROCESSING_HANDLER);
+        if (global != null) {
+            p.putIfAbsent(StreamsConfig.MAIN_CONSUMER_PREFIX + GLOBAL_PROCESSING_HANDLER, global);
+        }
         return p;
     }
 

@@ -88,6 +88,26 @@ class ExceptionHandlerTest {
                 .containsEntry(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, "com.example.MyHandler");
     }
 
+    /**
+     * Kafka Streams 4.3's partition assignor reads a StreamsConfig made of the main consumer's settings; it warned at
+     * start-up that the handler was off for the global thread because that copy lacked the setting. Both copies must
+     * say the same, on by default and off when the configuration says so.
+     */
+    @Test
+    void shouldGiveThePartitionAssignorsCopyOfTheConfigurationTheSameGlobalHandlerSetting() {
+        for (String value : new String[] {null, "false"}) {
+            Map<String, String> settings = new java.util.HashMap<>(Map.of(BatonConfig.FORMAT, "json"));
+            if (value != null) settings.put(BatonTopology.GLOBAL_PROCESSING_HANDLER, value);
+            StreamsConfig streams = new StreamsConfig(BatonTopology.streamsProperties(BatonConfig.of(settings)));
+            // what the assignor builds: AssignorConfiguration's QuietStreamsConfig over the consumer's configs
+            StreamsConfig assignors = new StreamsConfig(streams.getMainConsumerConfigs("group", "client", 0));
+
+            boolean expected = value == null;
+            assertThat(streams.getBoolean(BatonTopology.GLOBAL_PROCESSING_HANDLER)).as(value).isEqualTo(expected);
+            assertThat(assignors.getBoolean(BatonTopology.GLOBAL_PROCESSING_HANDLER)).as(value).isEqualTo(expected);
+        }
+    }
+
     private static String header(Headers headers, String key) {
         return new String(headers.lastHeader(key).value(), StandardCharsets.UTF_8);
     }
