@@ -43,10 +43,16 @@ final class BatonRunProcess implements AutoCloseable {
      */
     static BatonRunProcess start(Path dir, String name, String bootstrapServers, List<String> flags,
             Map<String, String> env) throws IOException {
+        return start(dir, name, "512m", bootstrapServers, flags, env);
+    }
+
+    /** {@link #start(Path, String, String, List, Map)} with a maximum heap of {@code heap} ({@code -Xmx}). */
+    static BatonRunProcess start(Path dir, String name, String heap, String bootstrapServers, List<String> flags,
+            Map<String, String> env) throws IOException {
         int port = freePort();
         Path log = dir.resolve(name + ".log");
         List<String> command = new ArrayList<>(List.of(
-                Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap,
                 "-Dlog4j2.shutdownHookEnabled=false", "-cp", System.getProperty("java.class.path"),
                 BatonCommand.class.getName(), "run", "--bootstrap-servers", bootstrapServers,
                 "--http-port", Integer.toString(port)));
@@ -95,6 +101,12 @@ final class BatonRunProcess implements AutoCloseable {
 
     String log() throws IOException {
         return Files.exists(log) ? Files.readString(log) : "(no log)";
+    }
+
+    /** The last 20,000 characters of the log, for assertion messages. */
+    String logTail() throws IOException {
+        String s = log();
+        return s.length() > 20_000 ? s.substring(s.length() - 20_000) : s;
     }
 
     @Override

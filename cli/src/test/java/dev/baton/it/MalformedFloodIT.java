@@ -3,15 +3,8 @@ package dev.baton.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,7 +37,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.baton.avro.TenantPolicy;
-import dev.baton.cli.BatonCommand;
 import dev.baton.egress.ContextSnapshotReader;
 import dev.baton.egress.SnapshotEncoder;
 import dev.baton.ingest.SessionEventEncoder;
@@ -88,7 +80,6 @@ class MalformedFloodIT {
     private static final String ARGUMENTS_OBJECT = "{\"path\":\"/src/Main.java\",\"n\":" + "9".repeat(900)
             + ",\"ключ\":1e400,\"f\":1.0,\"a\":[true,null]}";
     private static final String GLOBAL_WARNING = "Processing exception handler is not enabled for the GlobalThread";
-    private final HttpClient http = HttpClient.newHttpClient();
     private int events;
 
     @TempDir
@@ -123,11 +114,8 @@ class MalformedFloodIT {
         List<Rec> bad = badRecords(format, in, encoder, client, good);
         List<Rec> all = interleave(good, bad, new Random(20261202));
 
-        int port = freePort();
-        Path log = dir.resolve("run-" + format + ".log");
-        Process process = start(format, port, log, in, out, dlq, policies);
-        try {
-            awaitReady(port, process, log);
+        try (BatonRunProcess baton = start(format, in, out, dlq, policies)) {
+            baton.awaitReady(Duration.ofSeconds(120));
             long started = System.nanoTime();
             Map<TopicPartition, Map<Long, Rec>> byOffset = send(in, all);
 
@@ -136,8 +124,7 @@ class MalformedFloodIT {
             Map<String, byte[]> snapshots = new LinkedHashMap<>();
             List<ConsumerRecord<byte[], byte[]>> deadLetters = new ArrayList<>();
             int expectedDeadLetters = bad.size() + (int) count(good, "LATE_TURN");
-            await(out, dlq, snapshots, deadLetters, (int) handoffs, expectedDeadLetters, Duration.ofMinutes(5), process,
-                    log);
+            await(out, dlq, snapshots, deadLetters, (int) handoffs, expectedDeadLetters, Duration.ofMinutes(5), baton);
             double seconds = (System.nanoTime() - started) / 1e9;
 
             // 1. each bad record dead-lettered once, at its offset, with its code; no good record dead-lettered
@@ -175,7 +162,7 @@ class MalformedFloodIT {
             assertThat(codes).doesNotContainKey("INTERNAL");
 
             // 2. Baton's counters account for every record read
-            Map<String, Double> metrics = awaitCounters(port, all.size(), process, log);
+            Map<String, Double> metrics = awaitCounters(baton, all.size());
             long turns = good.stream().filter(r -> r.expect().equals("ok") && r.kind().equals("turn")).count();
             assertThat(metrics.get("applied")).isEqualTo((double) turns);
             assertThat(metrics.get("duplicate-turns")).isEqualTo((double) count(all, "duplicate-turn"));
@@ -198,9 +185,9 @@ class MalformedFloodIT {
             }
 
             // 4. still running and ready; no start-up warning about the global thread's handler
-            assertThat(process.isAlive()).isTrue();
-            assertThat(status(port, "/readyz")).isEqualTo(200);
-            assertThat(Files.readString(log)).doesNotContain(GLOBAL_WARNING);
+            assertThat(baton.isAlive()).isTrue();
+            assertThat(baton.ready()).isTrue();
+            assertThat(baton.log()).doesNotContain(GLOBAL_WARNING);
 
             System.out.printf(java.util.Locale.ROOT, "malformed flood through baton run (%s): %,d records in "
                     + "(%,d good, %,d bad), %,d turns applied, %,d duplicate turns, %,d duplicate hand-offs, %,d snapshots, "
@@ -208,8 +195,6 @@ class MalformedFloodIT {
                     all.size(), good.size() - count(good, "LATE_TURN"), bad.size() + count(good, "LATE_TURN"), turns,
                     count(all, "duplicate-turn"), count(all, "duplicate-handoff"), handoffs, deadLetters.size(), codes,
                     seconds);
-        } finally {
-            stop(process);
         }
     }
 
@@ -509,7 +494,7 @@ class MalformedFloodIT {
 
     private static void await(String out, String dlq, Map<String, byte[]> snapshots,
             List<ConsumerRecord<byte[], byte[]>> deadLetters, int expectedSnapshots, int expectedDeadLetters,
-            Duration timeout, Process process, Path log) throws IOException {
+            Duration timeout, BatonRunProcess baton) throws IOException {
         java.util.Properties props = kafka.consumerProps("flood-reader-" + out);
         props.put("max.partition.fetch.bytes", Integer.toString(16 * MIB));
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
@@ -517,7 +502,7 @@ class MalformedFloodIT {
             long deadline = System.nanoTime() + timeout.toNanos();
             long quietUntil = Long.MAX_VALUE;
             while (System.nanoTime() < Math.min(deadline, quietUntil)) {
-                assertThat(process.isAlive()).as("baton run stopped:\n%s", tail(log)).isTrue();
+                assertThat(baton.isAlive()).as("baton run stopped:\n%s", baton.logTail()).isTrue();
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
                     if (r.topic().equals(out)) {
                         String id = new String(r.key(), StandardCharsets.UTF_8) + "/" + handoffId(r.value());
@@ -532,8 +517,8 @@ class MalformedFloodIT {
                 }
             }
         }
-        assertThat(snapshots.size()).as("snapshots; log:\n%s", tail(log)).isEqualTo(expectedSnapshots);
-        assertThat(deadLetters.size()).as("dead letters; log:\n%s", tail(log)).isEqualTo(expectedDeadLetters);
+        assertThat(snapshots.size()).as("snapshots; log:\n%s", baton.logTail()).isEqualTo(expectedSnapshots);
+        assertThat(deadLetters.size()).as("dead letters; log:\n%s", baton.logTail()).isEqualTo(expectedDeadLetters);
     }
 
     private static String handoffId(byte[] snapshot) {
@@ -556,44 +541,30 @@ class MalformedFloodIT {
 
     // ---- baton run -------------------------------------------------------------------------------------------------
 
-    private Process start(String format, int port, Path log, String in, String out, String dlq, String policies)
+    private BatonRunProcess start(String format, String in, String out, String dlq, String policies)
             throws IOException {
-        List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx768m", "-Dlog4j2.shutdownHookEnabled=false", "-cp", System.getProperty("java.class.path"),
-                BatonCommand.class.getName(), "run", "--bootstrap-servers", kafka.bootstrapServers(), "--format", format,
-                "--http-port", Integer.toString(port)));
+        List<String> flags = new ArrayList<>(List.of("--format", format));
         if (format.equals("avro")) {
-            command.addAll(List.of("--schema-registry-url", registry.url()));
+            flags.addAll(List.of("--schema-registry-url", registry.url()));
         }
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-        Map<String, String> env = builder.environment();
-        env.put("BATON_STATE_DIR", dir.resolve("state-" + format).toString());
+        Map<String, String> env = new HashMap<>();
         env.put("BATON_REPLICATION_FACTOR", "1");
         env.put("BATON_NUM_STANDBY_REPLICAS", "0");
         env.put("BATON_APPLICATION_ID", "baton-flood-" + format);
-        env.put("BATON_APPLICATION_SERVER", "localhost:" + port);
         env.put("BATON_TOPIC_SESSION_EVENTS", in);
         env.put("BATON_TOPIC_CONTEXT_SNAPSHOTS", out);
         env.put("BATON_TOPIC_DEAD_LETTERS", dlq);
         env.put("BATON_TOPIC_TENANT_POLICIES", policies);
-        return builder.start();
-    }
-
-    private static void stop(Process process) throws InterruptedException {
-        process.destroy();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
+        return BatonRunProcess.start(dir, "run-" + format, "768m", kafka.bootstrapServers(), flags, env);
     }
 
     /** Baton's counters from /metrics once they add up to {@code in} (or the last reading after 60 s). */
-    private Map<String, Double> awaitCounters(int port, long in, Process process, Path log) throws Exception {
+    private Map<String, Double> awaitCounters(BatonRunProcess baton, long in) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         Map<String, Double> counters;
         double sum;
         do {
-            String text = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/metrics"))
-                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
+            String text = baton.metrics();
             counters = new TreeMap<>();
             counters.put("applied", value(text, "baton_applied_turns_total"));
             counters.put("duplicate-turns", value(text, "baton_duplicate_turns_total"));
@@ -610,9 +581,9 @@ class MalformedFloodIT {
                     + counters.get("snapshots") + dead;
             if (sum == in) break;
             Thread.sleep(500);
-        } while (System.nanoTime() < deadline && process.isAlive());
+        } while (System.nanoTime() < deadline && baton.isAlive());
         System.out.printf("Baton's counters: %s%n", counters);
-        assertThat(sum).as("in = applied + duplicates + snapshots + dead letters: %s; log:\n%s", counters, tail(log))
+        assertThat(sum).as("in = applied + duplicates + snapshots + dead letters: %s; log:\n%s", counters, baton.logTail())
                 .isEqualTo((double) in);
         return counters;
     }
@@ -621,37 +592,5 @@ class MalformedFloodIT {
         Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(?:\\{[^}]*\\})? (\\S+)$").matcher(metrics);
         assertThat(m.find()).as("%s in /metrics", name).isTrue();
         return Double.parseDouble(m.group(1));
-    }
-
-    private void awaitReady(int port, Process process, Path log) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (System.nanoTime() < deadline) {
-            assertThat(process.isAlive()).as("baton run exited early:\n%s", tail(log)).isTrue();
-            try {
-                if (status(port, "/readyz") == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(250);
-        }
-        throw new AssertionError("not ready in time:\n" + tail(log));
-    }
-
-    private int status(int port, String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-    }
-
-    private static String tail(Path log) throws IOException {
-        String s = Files.readString(log);
-        return s.length() > 20_000 ? s.substring(s.length() - 20_000) : s;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }
