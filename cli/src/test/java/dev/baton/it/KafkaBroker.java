@@ -1,9 +1,14 @@
 package dev.baton.it;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -86,6 +91,24 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback, A
             props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         }
         return props;
+    }
+
+    /**
+     * Where the committed records of {@code topic} are ({@code topic-partition@offset}), read from the earliest
+     * offset for {@code window} as group {@code groupId}: e.g. to show that nothing was dead-lettered.
+     */
+    public List<String> positionsIn(String topic, String groupId, Duration window) {
+        List<String> seen = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps(groupId))) {
+            c.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + window.toNanos();
+            while (System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+                    seen.add(r.topic() + "-" + r.partition() + "@" + r.offset());
+                }
+            }
+        }
+        return seen;
     }
 
     /** Byte-array consumer properties reading committed records only, from the earliest offset. */
