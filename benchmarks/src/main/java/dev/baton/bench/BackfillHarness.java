@@ -81,14 +81,7 @@ public final class BackfillHarness {
                     case "--write-only" -> write = Path.of(args[++i]);
                     case "--skip-passthrough" -> skip = true;
                     case "--keep-output" -> keep = Path.of(args[++i]);
-                    case "--set" -> {
-                        String kv = args[++i];
-                        int eq = kv.indexOf('=');
-                        if (eq <= 0) {
-                            throw new IllegalArgumentException("--set wants key=value, not " + kv);
-                        }
-                        settings.put(kv.substring(0, eq), kv.substring(eq + 1));
-                    }
+                    case "--set" -> SettingFlag.put(settings, args[++i]);
                     default -> throw new IllegalArgumentException("unknown flag " + args[i]);
                 }
             }

@@ -107,12 +107,7 @@ public final class EndToEndHarness {
                     case "--timeout-seconds" -> timeout = Integer.parseInt(args[++i]);
                     case "--skip-baseline" -> skipBaseline = true;
                     case "--load-rate" -> loadRate = Integer.parseInt(args[++i]);
-                    case "--set" -> {
-                        String kv = args[++i];
-                        int eq = kv.indexOf('=');
-                        if (eq <= 0) throw new IllegalArgumentException("--set needs key=value, got " + kv);
-                        settings.put(kv.substring(0, eq), kv.substring(eq + 1));
-                    }
+                    case "--set" -> SettingFlag.put(settings, args[++i]);
                     default -> throw new IllegalArgumentException("unknown flag " + args[i]);
                 }
             }
