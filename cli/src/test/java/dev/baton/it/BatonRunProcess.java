@@ -99,6 +99,21 @@ final class BatonRunProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** SIGKILL: the process stops at once, without committing or leaving its group. */
+    void kill() {
+        process.destroyForcibly();
+    }
+
+    /** Waits up to {@code timeout} for the process to exit; true when it has. */
+    boolean waitFor(Duration timeout) throws InterruptedException {
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The exit code, once the process has exited. */
+    int exitValue() {
+        return process.exitValue();
+    }
+
     String log() throws IOException {
         return Files.exists(log) ? Files.readString(log) : "(no log)";
     }

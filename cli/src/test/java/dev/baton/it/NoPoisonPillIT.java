@@ -3,15 +3,8 @@ package dev.baton.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,7 +27,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.baton.cli.BatonCommand;
 
 /**
  * CONTRACT.md §4 "Bounded records" on a real broker, through {@code baton run} as a real process with its default
@@ -51,7 +43,6 @@ class NoPoisonPillIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MIB = 1024 * 1024;
-    private final HttpClient http = HttpClient.newHttpClient();
     private int events;
 
     @TempDir
@@ -63,11 +54,8 @@ class NoPoisonPillIT {
         // the input topic takes a record of 1 MiB - 1 (Kafka's default limit is 1 MiB + 12 bytes per batch)
         kafka.kafka().createTopics(2, Map.of("max.message.bytes", Integer.toString(2 * MIB)), in);
         kafka.kafka().createTopics(2, Map.of("max.message.bytes", Integer.toString(8 * MIB)), out, dlq);
-        int port = freePort();
-        Path log = dir.resolve("run.log");
-        Process process = start(port, log, "np", in, out, dlq);
-        try {
-            awaitReady(port, process, log);
+        try (BatonRunProcess baton = start("np", in, out, dlq)) {
+            baton.awaitReady(Duration.ofSeconds(90));
             Map<String, String> expected = new HashMap<>(); // hand-off id -> session
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps())) {
                 // 1. ten turns of 50,000 CJK characters (a snapshot of about 1.2 MB)
@@ -112,15 +100,13 @@ class NoPoisonPillIT {
                 producer.flush();
             }
 
-            Map<String, Integer> sizes = snapshotSizes(out, expected.size(), Duration.ofMinutes(4), process, log);
+            Map<String, Integer> sizes = snapshotSizes(out, expected.size(), Duration.ofMinutes(4), baton);
             assertThat(sizes).containsOnlyKeys(expected.keySet());
             assertThat(sizes.get("h-cjk")).as("the 10 × 50,000 CJK snapshot is over 1 MiB").isGreaterThan(MIB);
             assertThat(sizes.values()).allSatisfy(size -> assertThat(size).isLessThanOrEqualTo(8 * MIB));
             assertThat(deadLetters(dlq)).as("dead letters").isEmpty();
-            assertThat(process.isAlive()).isTrue();
-            assertThat(status(port, "/readyz")).isEqualTo(200);
-        } finally {
-            stop(process, log);
+            assertThat(baton.isAlive()).isTrue();
+            assertThat(baton.ready()).isTrue();
         }
     }
 
@@ -129,41 +115,27 @@ class NoPoisonPillIT {
         String in = "small.session-events", out = "small.context-snapshots", dlq = "small.dead-letters";
         kafka.kafka().createTopics(1, in, dlq);
         kafka.kafka().createTopics(1, Map.of("max.message.bytes", Integer.toString(MIB)), out);
-        Path log = dir.resolve("small.log");
-        Process process = start(freePort(), log, "small", in, out, dlq);
-        assertThat(process.waitFor(90, TimeUnit.SECONDS)).as("exits").isTrue();
-        String output = Files.readString(log);
-        assertThat(process.exitValue()).as(output).isEqualTo(1);
-        assertThat(output).contains("small.context-snapshots has max.message.bytes=" + MIB)
-                .contains("baton.max-output-bytes=" + 8 * MIB);
+        try (BatonRunProcess baton = start("small", in, out, dlq)) {
+            assertThat(baton.waitFor(Duration.ofSeconds(90))).as("exits").isTrue();
+            String output = baton.log();
+            assertThat(baton.exitValue()).as(output).isEqualTo(1);
+            assertThat(output).contains("small.context-snapshots has max.message.bytes=" + MIB)
+                    .contains("baton.max-output-bytes=" + 8 * MIB);
+        }
     }
 
     // ---- helpers ---------------------------------------------------------------------------------------------------
 
-    private Process start(int port, Path log, String app, String in, String out, String dlq) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx1g", "-Dlog4j2.shutdownHookEnabled=false", "-cp", System.getProperty("java.class.path"),
-                BatonCommand.class.getName(), "run", "--bootstrap-servers", kafka.bootstrapServers(), "--format", "json",
-                "--http-port", Integer.toString(port))
-                .redirectErrorStream(true).redirectOutput(log.toFile());
-        Map<String, String> env = builder.environment();
-        env.put("BATON_STATE_DIR", dir.resolve("state-" + app).toString());
+    private BatonRunProcess start(String app, String in, String out, String dlq) throws IOException {
+        Map<String, String> env = new HashMap<>();
         env.put("BATON_REPLICATION_FACTOR", "1");
         env.put("BATON_NUM_STANDBY_REPLICAS", "0");
         env.put("BATON_APPLICATION_ID", "baton-" + app);
-        env.put("BATON_APPLICATION_SERVER", "localhost:" + port);
         env.put("BATON_TOPIC_SESSION_EVENTS", in);
         env.put("BATON_TOPIC_CONTEXT_SNAPSHOTS", out);
         env.put("BATON_TOPIC_DEAD_LETTERS", dlq);
         env.put("BATON_TOPIC_TENANT_POLICIES", "");
-        return builder.start();
-    }
-
-    private static void stop(Process process, Path log) throws Exception {
-        process.destroy();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
+        return BatonRunProcess.start(dir, app, "1g", kafka.bootstrapServers(), List.of("--format", "json"), env);
     }
 
     private java.util.Properties producerProps() {
@@ -199,7 +171,7 @@ class NoPoisonPillIT {
         producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(event)));
     }
 
-    private Map<String, Integer> snapshotSizes(String topic, int expected, Duration timeout, Process process, Path log)
+    private Map<String, Integer> snapshotSizes(String topic, int expected, Duration timeout, BatonRunProcess baton)
             throws IOException {
         Map<String, Integer> sizes = new HashMap<>();
         java.util.Properties props = kafka.consumerProps("np-reader-" + topic);
@@ -208,14 +180,14 @@ class NoPoisonPillIT {
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + timeout.toNanos();
             while (sizes.size() < expected && System.nanoTime() < deadline) {
-                assertThat(process.isAlive()).as("baton run stopped:\n%s", tail(log)).isTrue();
+                assertThat(baton.isAlive()).as("baton run stopped:\n%s", baton.logTail()).isTrue();
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
                     JsonNode s = JSON.readTree(r.value());
                     assertThat(sizes.put(s.get("handoff_id").asText(), r.value().length)).as("exactly once").isNull();
                 }
             }
         }
-        assertThat(sizes).as("snapshots seen; log:\n%s", tail(log)).hasSize(expected);
+        assertThat(sizes).as("snapshots seen; log:\n%s", baton.logTail()).hasSize(expected);
         return sizes;
     }
 
@@ -238,37 +210,5 @@ class NoPoisonPillIT {
     private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
         var h = r.headers().lastHeader(name);
         return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
-    }
-
-    private void awaitReady(int port, Process process, Path log) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (System.nanoTime() < deadline) {
-            assertThat(process.isAlive()).as("baton run exited early:\n%s", tail(log)).isTrue();
-            try {
-                if (status(port, "/readyz") == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(250);
-        }
-        throw new AssertionError("not ready in time:\n" + tail(log));
-    }
-
-    private int status(int port, String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-    }
-
-    private static String tail(Path log) throws IOException {
-        String s = Files.readString(log);
-        return s.length() > 20_000 ? s.substring(s.length() - 20_000) : s;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }
