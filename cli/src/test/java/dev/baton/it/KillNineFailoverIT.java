@@ -1,19 +1,15 @@
 package dev.baton.it;
 
+import static dev.baton.it.EngineRendering.renderDirectly;
+import static dev.baton.it.EngineRendering.withoutAudit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,18 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.baton.cli.BatonCommand;
-import dev.baton.egress.SnapshotEncoder;
-import dev.baton.engine.ContextEngine;
-import dev.baton.engine.policy.Policy;
-import dev.baton.engine.state.ReadyHandoff;
-import dev.baton.engine.state.SessionState;
-import dev.baton.ingest.Decoded;
-import dev.baton.ingest.SessionEventDecoder;
-import dev.baton.processor.InboundEvent;
 
 /**
- * Two {@code baton run} instances (separate JVMs) with the default settings (one standby replica, 10 s session
+ * Two {@code baton run} instances (separate JVMs) with the default settings (one standby replica, 6 s session
  * timeout) share four partitions; one is killed with SIGKILL in the middle of the stream. The snapshots read with
  * read_committed are exactly those the engine renders from the same events (a fault-free run), each hand-off once,
  * and every session whose partition the killed instance owned gets its next snapshot on the survivor. The time
@@ -60,7 +47,6 @@ class KillNineFailoverIT {
     private static final String OUT = "kill.context-snapshots";
     private static final String DLQ = "kill.dead-letters";
     private static final int SESSIONS = 24;
-    private final HttpClient http = HttpClient.newHttpClient();
     private final List<ObjectNode> sent = new ArrayList<>();
     private int events;
     private double recoverySeconds;
@@ -72,13 +58,9 @@ class KillNineFailoverIT {
     void shouldResumeTheKilledInstancesPartitionsOnTheSurvivorExactlyOnce() throws Exception {
         kafka.kafka().createTopics(4, IN);
         kafka.kafka().createTopics(4, Map.of("max.message.bytes", "8388608"), OUT, DLQ);
-        int portA = freePort();
-        int portB = freePort();
-        Process a = start("a", portA);
-        Process b = start("b", portB);
-        try {
-            awaitReady(portA, a, "a");
-            awaitReady(portB, b, "b");
+        try (BatonRunProcess a = start("a"); BatonRunProcess b = start("b")) {
+            a.awaitReady(Duration.ofSeconds(120));
+            b.awaitReady(Duration.ofSeconds(120));
             Map<String, Long> arrivals = new LinkedHashMap<>(); // snapshot id -> arrival (nanoTime)
             Map<String, byte[]> actual = new LinkedHashMap<>();
             java.util.Properties cp = kafka.consumerProps("kill-reader");
@@ -101,7 +83,7 @@ class KillNineFailoverIT {
                     if (s == SESSIONS / 2) {
                         producer.flush();
                         Thread.sleep(300);
-                        a.destroyForcibly(); // SIGKILL: no commit, no leave-group
+                        a.kill(); // SIGKILL: no commit, no leave-group
                     }
                 }
                 long killedAt = System.nanoTime();
@@ -113,7 +95,7 @@ class KillNineFailoverIT {
                 }
                 producer.flush();
                 await(consumer, actual, arrivals, 3 * SESSIONS, Duration.ofSeconds(120));
-                assertThat(a.waitFor(10, TimeUnit.SECONDS)).isTrue();
+                assertThat(a.waitFor(Duration.ofSeconds(10))).isTrue();
 
                 long worst = 0;
                 for (int s = 0; s < SESSIONS; s++) {
@@ -124,50 +106,19 @@ class KillNineFailoverIT {
                         actual.size(), recoverySeconds);
             }
 
-            Map<String, byte[]> expected = renderDirectly();
+            Map<String, byte[]> expected = renderDirectly(sent.stream().map(ObjectNode::toString).toList());
             assertThat(actual.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
             for (Map.Entry<String, byte[]> e : expected.entrySet()) {
                 // the audit fields (provenance: the offsets the application read; the hash over them) are the
                 // application's own, not the engine's: set aside, as SnapshotsMatchTheEngineIT does
-                assertThat(withoutAuditFields(actual.get(e.getKey()))).as(e.getKey())
-                        .isEqualTo(withoutAuditFields(e.getValue()));
+                assertThat(withoutAudit(actual.get(e.getKey()))).as(e.getKey())
+                        .isEqualTo(withoutAudit(e.getValue()));
             }
             assertThat(b.isAlive()).isTrue();
             // a liveness bound, not the 15 s target: speed is measured and reported, never a timed test
             assertThat(recoverySeconds).as("seconds from the kill to the last resumed session's snapshot")
                     .isLessThan(60.0);
-        } finally {
-            a.destroyForcibly();
-            b.destroy();
-            if (!b.waitFor(60, TimeUnit.SECONDS)) {
-                b.destroyForcibly();
-            }
         }
-    }
-
-    /** The fault-free result: the engine alone, same decoder, same order per session, default policy. */
-    private Map<String, byte[]> renderDirectly() throws IOException {
-        SessionEventDecoder decoder = SessionEventDecoder.json(1024 * 1024);
-        SnapshotEncoder encoder = SnapshotEncoder.json();
-        Policy policy = Policy.defaults();
-        Map<String, SessionState> states = new LinkedHashMap<>();
-        Map<String, byte[]> out = new LinkedHashMap<>();
-        for (ObjectNode event : sent) {
-            Decoded d = decoder.decode(key(event).getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(event));
-            InboundEvent ev = d.event();
-            SessionState state = states.computeIfAbsent(ev.sessionKey(), k -> SessionState.empty());
-            List<ReadyHandoff> ready = new ArrayList<>();
-            if (ev.turn() != null) {
-                ready.addAll(state.offerTurn(ev.turn(), policy, 0).released());
-            } else {
-                ready.addAll(state.offerHandoff(ev.handoff(), ev.occurredAtMillis(), policy, 0).ready());
-            }
-            for (ReadyHandoff r : ready) {
-                var snapshot = ContextEngine.render(ev.tenantId(), ev.sessionId(), state, r, policy);
-                out.put(snapshot.snapshotId(), encoder.encode(OUT, snapshot));
-            }
-        }
-        return out;
     }
 
     private void await(KafkaConsumer<byte[], byte[]> consumer, Map<String, byte[]> actual, Map<String, Long> arrivals,
@@ -183,23 +134,15 @@ class KillNineFailoverIT {
         assertThat(actual).as("snapshots within %s", timeout).hasSize(expected);
     }
 
-    private Process start(String name, int port) throws IOException {
-        Path log = dir.resolve(name + ".log");
-        ProcessBuilder builder = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-Dlog4j2.shutdownHookEnabled=false", "-cp", System.getProperty("java.class.path"),
-                BatonCommand.class.getName(), "run", "--bootstrap-servers", kafka.bootstrapServers(), "--format", "json",
-                "--http-port", Integer.toString(port))
-                .redirectErrorStream(true).redirectOutput(log.toFile());
-        Map<String, String> env = builder.environment();
-        env.put("BATON_STATE_DIR", dir.resolve("state-" + name).toString());
+    private BatonRunProcess start(String name) throws IOException {
+        Map<String, String> env = new HashMap<>();
         env.put("BATON_REPLICATION_FACTOR", "1");
         env.put("BATON_APPLICATION_ID", "baton-kill");
-        env.put("BATON_APPLICATION_SERVER", "localhost:" + port);
         env.put("BATON_TOPIC_SESSION_EVENTS", IN);
         env.put("BATON_TOPIC_CONTEXT_SNAPSHOTS", OUT);
         env.put("BATON_TOPIC_DEAD_LETTERS", DLQ);
         env.put("BATON_TOPIC_TENANT_POLICIES", "");
-        return builder.start();
+        return BatonRunProcess.start(dir, name, kafka.bootstrapServers(), List.of("--format", "json"), env);
     }
 
     private ObjectNode envelope(int session) {
@@ -232,35 +175,4 @@ class KillNineFailoverIT {
         producer.send(new ProducerRecord<>(IN, key(event).getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(event)));
     }
 
-    private void awaitReady(int port, Process process, String name) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (System.nanoTime() < deadline) {
-            assertThat(process.isAlive()).as("%s exited early:\n%s", name, Files.readString(dir.resolve(name + ".log")))
-                    .isTrue();
-            try {
-                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/readyz"))
-                        .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.discarding());
-                if (r.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(250);
-        }
-        throw new AssertionError(name + " not ready in time:\n" + Files.readString(dir.resolve(name + ".log")));
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    private static ObjectNode withoutAuditFields(byte[] json) throws IOException {
-        ObjectNode node = (ObjectNode) JSON.readTree(json);
-        node.remove("provenance");
-        node.remove("content_sha256");
-        return node;
-    }
 }
