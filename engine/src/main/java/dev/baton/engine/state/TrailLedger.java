@@ -25,6 +25,12 @@ final class TrailLedger {
     /** The ordinal the next registered legacy call gets (its stored entry's number). */
     long nextCallOrdinal;
     StateJournal journal;
+    /**
+     * Not stored: the sum over the manifested entries of {@link #trails} of their manifest line's length + 1, kept
+     * while the ledger lives so that {@link #update} need not walk the manifest; -1 until the first update after the
+     * ledger was built (read back from its entries).
+     */
+    long manifestChars = -1;
 
     /** A legacy call not yet answered by a TOOL turn. */
     record OpenCall(long ordinal, long callingSeq, String agent, String callId, String tool, String arguments) {
@@ -78,8 +84,80 @@ final class TrailLedger {
     /**
      * Marks the trails the walk puts in the manifest (they never leave it) and, when compacting, drops the entries
      * that even the manifest's cap can never list again, keeping only their count. Returns the seqs newly manifested.
+     *
+     * <p>Costs what the turn changed, not the ledger's length: after any update the manifested entries are exactly a
+     * suffix of {@link #trails} (the walk's MANIFEST places are a suffix and all get marked; a new entry is added
+     * unmanifested in front), so only the unmanifested prefix — bounded by the expanded and inline budgets — is
+     * walked, and the manifest's line sizes are a running sum ({@link #manifestChars}). The first update after the
+     * ledger was read back from its entries runs {@link #updateByFullWalk} once and starts the sum.
+     * {@code TrailLedgerIncrementalProperties} checks both give the same ledger, journal and result.
      */
     List<Long> update(Policy policy, boolean compaction) {
+        if (manifestChars < 0) {
+            List<Long> newly = updateByFullWalk(policy, compaction);
+            long sum = 0;
+            for (int i = trails.size() - 1; i >= 0 && trails.get(i).manifested; i--) {
+                sum += ManifestLine.length(trails.get(i)) + 1;
+            }
+            manifestChars = sum;
+            return newly;
+        }
+        int n = trails.size();
+        // R3's walk over the unmanifested prefix only: its first MANIFEST place, or where the manifested suffix starts.
+        int first = 0;
+        long cumulative = 0;
+        for (; first < n; first++) {
+            TrailEntry e = trails.get(first);
+            if (e.manifested) break;
+            if (first < policy.expandedTrailTurns()) continue;
+            cumulative += e.bytes;
+            if (cumulative > policy.inlineTrailBytes()) break;
+        }
+        List<Long> newly = List.of();
+        long listed = 0; // manifest line chars of the newly manifested entries, newest first
+        int cut = -1;
+        int j = first;
+        for (; j < n; j++) {
+            TrailEntry e = trails.get(j);
+            if (e.manifested) break;
+            e.manifested = true;
+            changed(e);
+            if (newly.isEmpty()) newly = new ArrayList<>(2);
+            newly.add(e.seq);
+            int chars = ManifestLine.length(e) + 1;
+            manifestChars += chars;
+            if (!compaction) continue;
+            listed += chars;
+            if (listed > policy.manifestCapChars()) {
+                cut = j;
+                break;
+            }
+        }
+        if (!compaction) return newly;
+        if (cut < 0 && manifestChars > policy.manifestCapChars()) {
+            // The cap is passed among the older manifest entries: drop from the oldest until the rest fit.
+            long total = manifestChars;
+            cut = n;
+            while (cut > j && total > policy.manifestCapChars()) total -= ManifestLine.length(trails.get(--cut)) + 1;
+        }
+        if (cut >= 0) {
+            // Entries this old can never be listed again (newer entries only push them further): count them.
+            List<TrailEntry> old = trails.subList(cut, n);
+            for (TrailEntry o : old) {
+                if (o.manifested) manifestChars -= ManifestLine.length(o) + 1;
+                if (journal != null) journal.delete(EntryKind.TRAIL, o.seq);
+            }
+            manifestUnlisted += old.size();
+            old.clear();
+        }
+        return newly;
+    }
+
+    /**
+     * {@link #update} by R3's whole walk over the ledger: what the first update after a load runs, and the reference
+     * the incremental update is checked against.
+     */
+    List<Long> updateByFullWalk(Policy policy, boolean compaction) {
         List<Place> places = walk(policy);
         List<Long> newly = new ArrayList<>();
         long manifestLineChars = 0;
