@@ -27,8 +27,7 @@ final class TrailLedger {
     StateJournal journal;
     /**
      * Not stored: the sum over the manifested entries of {@link #trails} of their manifest line's length + 1, kept
-     * while the ledger lives so that {@link #update} need not walk the manifest; -1 until the first update after the
-     * ledger was built (read back from its entries).
+     * while the ledger lives so that {@link #update} need not walk the manifest; -1 when unknown.
      */
     long manifestChars = -1;
 
@@ -88,8 +87,9 @@ final class TrailLedger {
      * <p>Costs what the turn changed, not the ledger's length: after any update the manifested entries are exactly a
      * suffix of {@link #trails} (the walk's MANIFEST places are a suffix and all get marked; a new entry is added
      * unmanifested in front), so only the unmanifested prefix — bounded by the expanded and inline budgets — is
-     * walked, and the manifest's line sizes are a running sum ({@link #manifestChars}). The first update after the
-     * ledger was read back from its entries runs {@link #updateByFullWalk} once and starts the sum.
+     * walked, and the manifest's line sizes are a running sum ({@link #manifestChars}, started on a read-back by
+     * {@link #readBack}). When the sum is unknown (a ledger built another way) the update is {@link #updateByFullWalk},
+     * once, and starts the sum.
      * {@code TrailLedgerIncrementalProperties} checks both give the same ledger, journal and result.
      */
     List<Long> update(Policy policy, boolean compaction) {
@@ -181,6 +181,27 @@ final class TrailLedger {
             }
         }
         return newly;
+    }
+
+    /**
+     * Starts the running sum of {@link #update} for a ledger read back from its entries: one pass over the entries
+     * (no walk, no allocation) that also checks they are as every update leaves them — the manifested entries a
+     * suffix. When they are not (a state written by other code), the sum stays unknown and the next update is the
+     * full walk, which puts them in that shape.
+     */
+    void readBack() {
+        long sum = 0;
+        boolean inManifest = false;
+        for (TrailEntry e : trails) {
+            if (e.manifested) {
+                inManifest = true;
+                sum += ManifestLine.length(e) + 1;
+            } else if (inManifest) {
+                manifestChars = -1;
+                return;
+            }
+        }
+        manifestChars = sum;
     }
 
     /** Registers a legacy call (a re-used call id moves to the newest place). */

@@ -23,13 +23,24 @@ final class Transcript {
     /**
      * Running sums over {@link #body} of {@link #minTranscriptChars} and {@link #minBrickChars} (not stored: kept while
      * the state lives), so that compaction does not walk the whole body on every turn. Valid for the brick result cap
-     * {@link #sumsCap}; {@link #NO_SUMS} when not computed yet (a state read back from its entries) and recomputed once
-     * when a policy with another cap comes.
+     * {@link #sumsCap}; {@link #NO_SUMS} when not computed yet (a new or read-back state: see {@link #pendingT}) and
+     * recomputed once when a policy with another cap comes.
      */
     private long bodyT;
     private long bodyB;
     private long sumsCap = NO_SUMS;
     private static final long NO_SUMS = Long.MIN_VALUE;
+    /**
+     * Until the sums are valid for a cap (a new or read-back state), what they are made of without the cap: the
+     * transcript sizes, the brick sizes of the turns the cap does not touch, and the sum and longest of the TOOL
+     * results it does, over the {@link #pendingCount} body turns added since. The first {@link #compact} takes the
+     * sums from them without a walk when no such result is longer than its cap (else it walks the body once).
+     */
+    private long pendingT;
+    private long pendingFixedB;
+    private long pendingToolChars;
+    private int pendingToolMax;
+    private int pendingCount;
 
     /** Adds an applied turn: to the head when it is the head's USER or ASSISTANT turn, else to the body. */
     void add(StoredTurn st) {
@@ -42,10 +53,29 @@ final class Transcript {
             if (sumsCap != NO_SUMS) {
                 bodyT += minTranscriptChars(st);
                 bodyB += minBrickChars(st, (int) sumsCap);
+            } else {
+                pend(st);
             }
         }
         weight += st.weight();
         changed(st);
+    }
+
+    /** Adds a body turn of a state being read back from its entries (in seq order, after the head turns before it). */
+    void addReadBack(StoredTurn st) {
+        body.addLast(st);
+        pend(st);
+    }
+
+    private void pend(StoredTurn st) {
+        pendingT += minTranscriptChars(st);
+        if (st.role != Role.TOOL) {
+            pendingFixedB += minBrickChars(st, 0); // the cap bounds TOOL results only
+        } else if (!answersTheHead(st)) {
+            pendingToolChars += st.text.length();
+            pendingToolMax = Math.max(pendingToolMax, st.text.length());
+        }
+        pendingCount++;
     }
 
     /** Records that a stored turn changed (a legacy result arrived, its trail went to the manifest). */
@@ -173,6 +203,13 @@ final class Transcript {
     /** Makes the running sums valid for this policy's brick result cap (a full walk only when they are not). */
     private void sums(Policy policy) {
         if (sumsCap == policy.brickResultCapChars()) return;
+        if (sumsCap == NO_SUMS && pendingCount == body.size()
+                && pendingToolMax <= Math.max(0, policy.brickResultCapChars())) {
+            bodyT = pendingT;
+            bodyB = pendingFixedB + pendingToolChars;
+            sumsCap = policy.brickResultCapChars();
+            return;
+        }
         long t = 0;
         long b = 0;
         for (StoredTurn st : body) {
