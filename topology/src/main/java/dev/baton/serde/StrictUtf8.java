@@ -3,10 +3,10 @@ package dev.baton.serde;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Strict UTF-8 decoding without a {@code CharsetDecoder}: a check that the bytes are well-formed UTF-8 (the Unicode
- * standard's table 3-7: no overlong forms, no surrogates, nothing past U+10FFFF, no truncated sequence — exactly what
- * Java's UTF-8 decoder rejects with {@code CodingErrorAction.REPORT}), then {@code new String(bytes, UTF_8)}, which
- * for well-formed input gives the same characters. Every string of every input record passes here; a
+ * Strict UTF-8 decoding without a {@code CharsetDecoder}: {@code new String(bytes, UTF_8)} (the JDK's fast path), and
+ * when the result holds a U+FFFD a check that the bytes are well-formed UTF-8 (the Unicode standard's table 3-7: no
+ * overlong forms, no surrogates, nothing past U+10FFFF, no truncated sequence — exactly what Java's UTF-8 decoder
+ * rejects with {@code CodingErrorAction.REPORT}). Every string of every input record passes here; a
  * {@code CharsetDecoder} per string (and its buffers) cost more than the decoding itself. Written by hand because the
  * JDK has no allocation-free "is this valid UTF-8" check; {@code StrictUtf8Properties} checks it against the JDK's
  * decoder.
@@ -17,7 +17,12 @@ public final class StrictUtf8 {
 
     /** The string of {@code length} bytes from {@code offset}, or null when they are not well-formed UTF-8. */
     public static String decode(byte[] bytes, int offset, int length) {
-        return isWellFormed(bytes, offset, length) ? new String(bytes, offset, length, StandardCharsets.UTF_8) : null;
+        String s = new String(bytes, offset, length, StandardCharsets.UTF_8);
+        // The JDK's String decoding replaces every ill-formed sequence with U+FFFD: a string without one came from
+        // well-formed bytes (for Latin-1 strings, most input, indexOf of a non-Latin-1 character returns at once).
+        // With one, it may be genuine (EF BF BD): only then are the bytes checked.
+        if (s.indexOf('\uFFFD') < 0 || isWellFormed(bytes, offset, length)) return s;
+        return null;
     }
 
     /** True when the {@code length} bytes from {@code offset} are well-formed UTF-8. */
