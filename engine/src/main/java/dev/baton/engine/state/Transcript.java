@@ -34,13 +34,17 @@ final class Transcript {
      * Until the sums are valid for a cap (a new or read-back state), what they are made of without the cap: the
      * transcript sizes, the brick sizes of the turns the cap does not touch, and the sum and longest of the TOOL
      * results it does, over the {@link #pendingCount} body turns added since. The first {@link #compact} takes the
-     * sums from them without a walk when no such result is longer than its cap (else it walks the body once).
+     * sums from them without a walk over the body.
      */
     private long pendingT;
     private long pendingFixedB;
     private long pendingToolChars;
     private int pendingToolMax;
     private int pendingCount;
+    /** The lengths of those TOOL results, for a cap shorter than the longest ({@link #pendingTools} of them). */
+    private int[] pendingToolLengths = NO_LENGTHS;
+    private int pendingTools;
+    private static final int[] NO_LENGTHS = new int[0];
 
     /** Adds an applied turn: to the head when it is the head's USER or ASSISTANT turn, else to the body. */
     void add(StoredTurn st) {
@@ -72,8 +76,13 @@ final class Transcript {
         if (st.role != Role.TOOL) {
             pendingFixedB += minBrickChars(st, 0); // the cap bounds TOOL results only
         } else if (!answersTheHead(st)) {
-            pendingToolChars += st.text.length();
-            pendingToolMax = Math.max(pendingToolMax, st.text.length());
+            int n = st.text.length();
+            pendingToolChars += n;
+            pendingToolMax = Math.max(pendingToolMax, n);
+            if (pendingTools == pendingToolLengths.length) {
+                pendingToolLengths = java.util.Arrays.copyOf(pendingToolLengths, Math.max(16, 2 * pendingTools));
+            }
+            pendingToolLengths[pendingTools++] = n;
         }
         pendingCount++;
     }
@@ -203,11 +212,18 @@ final class Transcript {
     /** Makes the running sums valid for this policy's brick result cap (a full walk only when they are not). */
     private void sums(Policy policy) {
         if (sumsCap == policy.brickResultCapChars()) return;
-        if (sumsCap == NO_SUMS && pendingCount == body.size()
-                && pendingToolMax <= Math.max(0, policy.brickResultCapChars())) {
+        if (sumsCap == NO_SUMS && pendingCount == body.size()) {
+            int cap = Math.max(0, policy.brickResultCapChars());
+            long tools = pendingToolChars;
+            if (pendingToolMax > cap) {
+                tools = 0;
+                for (int i = 0; i < pendingTools; i++) tools += Math.min(pendingToolLengths[i], cap);
+            }
             bodyT = pendingT;
-            bodyB = pendingFixedB + pendingToolChars;
+            bodyB = pendingFixedB + tools;
             sumsCap = policy.brickResultCapChars();
+            pendingToolLengths = NO_LENGTHS;
+            pendingTools = 0;
             return;
         }
         long t = 0;
