@@ -126,7 +126,7 @@ public final class EndToEndHarness {
     /** What one application did. */
     record Outcome(String name, long records, double seconds, long outputs, long deadLetters, long internalBytes,
                    long[] latencyMicros, double steadyPerSecond, Map<String, Long> changelogRecords,
-                   double cpuMicrosPerRecord) {
+                   double cpuMicrosPerRecord, long outputBytes) {
         double recordsPerSecond() {
             return records / seconds;
         }
@@ -378,6 +378,8 @@ public final class EndToEndHarness {
             double steady = endAt > firstAt && firstDone < records ? (records - firstDone) / ((endAt - firstAt) / 1e9)
                     : records / seconds;
             long internalBytes = topicBytes(admin, appId);
+            // bytes on disk of the output topic (before the latency phase adds to it): what the application emitted
+            long outputBytes = outputTopic == null ? 0 : topicBytes(admin, outputTopic);
             System.out.printf(Locale.ROOT, "%s: %,d records in %.1f s; internal topics hold %,.1f MB%n", name,
                     records, seconds, internalBytes / 1e6);
             long outputs = outputTopic == null ? 0 : countRecords(kafka, outputTopic);
@@ -393,7 +395,7 @@ public final class EndToEndHarness {
                     name);
             if (outputTopic != null) printThreadTimes(name, streams);
             return new Outcome(name, records, seconds, outputs, deadLetters, internalBytes, latency, steady,
-                    changelogs, cpu / 1e3 / records);
+                    changelogs, cpu / 1e3 / records, outputBytes);
         } finally {
             streams.close(Duration.ofSeconds(60));
             streams.cleanUp();
@@ -711,6 +713,10 @@ public final class EndToEndHarness {
                     ours.recordsPerSecond() / floor.recordsPerSecond(), ours.steadyPerSecond() / floor.steadyPerSecond());
             System.out.printf(Locale.ROOT, "  changelog bytes / input bytes: baton %.2f (target <= 2.5), floor %.2f%n",
                     (double) ours.internalBytes() / input.bytes(), (double) floor.internalBytes() / input.bytes());
+            System.out.printf(Locale.ROOT, "  output bytes / input bytes (what each emits; the floor emits nothing): baton "
+                    + "%.2f (%,.1f MB of snapshots)%s%n", (double) ours.outputBytes() / input.bytes(),
+                    ours.outputBytes() / 1e6, base == null ? "" : String.format(Locale.ROOT, ", pass-through %.2f",
+                            (double) base.outputBytes() / input.bytes()));
         }
         System.out.printf(Locale.ROOT, "  per-event time: baton %.1f us, floor %s us, pass-through %s us "
                         + "(%,d turns per session)%n", 1e6 / ours.recordsPerSecond(),
