@@ -27,9 +27,13 @@ final class TrailLedger {
     StateJournal journal;
     /**
      * Not stored: the sum over the manifested entries of {@link #trails} of their manifest line's length + 1, kept
-     * while the ledger lives so that {@link #update} need not walk the manifest; -1 when unknown.
+     * while the ledger lives so that {@link #update} need not walk the ledger; -1 when unknown.
      */
     long manifestChars = -1;
+    /** Not stored, known when {@link #manifestChars} is: how many entries are not manifested (the first ones). */
+    int unmanifested;
+    /** Not stored, known when {@link #manifestChars} is: the trail bytes of the entries not manifested. */
+    long unmanifestedBytes;
 
     /** A legacy call not yet answered by a TOOL turn. */
     record OpenCall(long ordinal, long callingSeq, String agent, String callId, String tool, String arguments) {
@@ -67,6 +71,19 @@ final class TrailLedger {
     /** A new trail-bearing turn (newest). */
     void add(TrailEntry e) {
         trails.add(0, e);
+        if (e.manifested) {
+            manifestChars = -1; // not what apply adds: let the next update walk
+        } else {
+            unmanifested++;
+            unmanifestedBytes += e.bytes;
+        }
+        changed(e);
+    }
+
+    /** A legacy result grows its calling turn's trail bytes. */
+    void addBytes(TrailEntry e, long bytes) {
+        e.bytes += bytes;
+        if (!e.manifested) unmanifestedBytes += bytes;
         changed(e);
     }
 
@@ -84,43 +101,42 @@ final class TrailLedger {
      * Marks the trails the walk puts in the manifest (they never leave it) and, when compacting, drops the entries
      * that even the manifest's cap can never list again, keeping only their count. Returns the seqs newly manifested.
      *
-     * <p>Costs what the turn changed, not the ledger's length: after any update the manifested entries are exactly a
+     * <p>Costs what the turn changed, not the ledger's length. After any update the manifested entries are exactly a
      * suffix of {@link #trails} (the walk's MANIFEST places are a suffix and all get marked; a new entry is added
-     * unmanifested in front), so only the unmanifested prefix — bounded by the expanded and inline budgets — is
-     * walked, and the manifest's line sizes are a running sum ({@link #manifestChars}, started on a read-back by
-     * {@link #readBack}). When the sum is unknown (a ledger built another way) the update is {@link #updateByFullWalk},
-     * once, and starts the sum.
+     * unmanifested in front), and the unmanifested entries past the expanded ones fit the inline budget. So with
+     * running sums — the bytes of the unmanifested entries ({@link #unmanifestedBytes}), their number, and the
+     * manifest's line sizes ({@link #manifestChars}) — the walk's first MANIFEST place is found by taking entries off
+     * the inline region's old end while it is over budget (the largest prefix within budget: what the walk's
+     * "first place where the cumulative bytes pass the budget" is, bytes being non-negative), and the manifest's cap
+     * likewise from its old end. The sums start on a read-back ({@link #readBack}); when they are unknown (a ledger
+     * built another way) the update is {@link #updateByFullWalk}, once, and starts them.
      * {@code TrailLedgerIncrementalProperties} checks both give the same ledger, journal and result.
      */
     List<Long> update(Policy policy, boolean compaction) {
         if (manifestChars < 0) {
             List<Long> newly = updateByFullWalk(policy, compaction);
-            long sum = 0;
-            for (int i = trails.size() - 1; i >= 0 && trails.get(i).manifested; i--) {
-                sum += ManifestLine.length(trails.get(i)) + 1;
-            }
-            manifestChars = sum;
+            readBack();
+            if (manifestChars < 0) throw new IllegalStateException("the full walk leaves the manifest a suffix");
             return newly;
         }
         int n = trails.size();
-        // R3's walk over the unmanifested prefix only: its first MANIFEST place, or where the manifested suffix starts.
-        int first = 0;
-        long cumulative = 0;
-        for (; first < n; first++) {
-            TrailEntry e = trails.get(first);
-            if (e.manifested) break;
-            if (first < policy.expandedTrailTurns()) continue;
-            cumulative += e.bytes;
-            if (cumulative > policy.inlineTrailBytes()) break;
-        }
+        int m = unmanifested; // [0, m) unmanifested, [m, n) manifested
+        // R3's walk over the unmanifested prefix: the expanded entries, then the inline region within its budget.
+        int expanded = Math.min(Math.max(0, policy.expandedTrailTurns()), m);
+        long inline = unmanifestedBytes;
+        for (int i = 0; i < expanded; i++) inline -= trails.get(i).bytes;
+        int first = m;
+        while (first > expanded && inline > policy.inlineTrailBytes()) inline -= trails.get(--first).bytes;
+
         List<Long> newly = List.of();
         long listed = 0; // manifest line chars of the newly manifested entries, newest first
         int cut = -1;
         int j = first;
-        for (; j < n; j++) {
+        for (; j < m; j++) {
             TrailEntry e = trails.get(j);
-            if (e.manifested) break;
             e.manifested = true;
+            unmanifested--;
+            unmanifestedBytes -= e.bytes;
             changed(e);
             if (newly.isEmpty()) newly = new ArrayList<>(2);
             newly.add(e.seq);
@@ -144,7 +160,12 @@ final class TrailLedger {
             // Entries this old can never be listed again (newer entries only push them further): count them.
             List<TrailEntry> old = trails.subList(cut, n);
             for (TrailEntry o : old) {
-                if (o.manifested) manifestChars -= ManifestLine.length(o) + 1;
+                if (o.manifested) {
+                    manifestChars -= ManifestLine.length(o) + 1;
+                } else { // past a cut among the newly manifested ones: dropped without being marked (as the walk does)
+                    unmanifested--;
+                    unmanifestedBytes -= o.bytes;
+                }
                 if (journal != null) journal.delete(EntryKind.TRAIL, o.seq);
             }
             manifestUnlisted += old.size();
@@ -184,13 +205,15 @@ final class TrailLedger {
     }
 
     /**
-     * Starts the running sum of {@link #update} for a ledger read back from its entries: one pass over the entries
+     * Starts the running sums of {@link #update} for a ledger read back from its entries: one pass over the entries
      * (no walk, no allocation) that also checks they are as every update leaves them — the manifested entries a
-     * suffix. When they are not (a state written by other code), the sum stays unknown and the next update is the
+     * suffix. When they are not (a state written by other code), the sums stay unknown and the next update is the
      * full walk, which puts them in that shape.
      */
     void readBack() {
         long sum = 0;
+        long bytes = 0;
+        int count = 0;
         boolean inManifest = false;
         for (TrailEntry e : trails) {
             if (e.manifested) {
@@ -199,9 +222,14 @@ final class TrailLedger {
             } else if (inManifest) {
                 manifestChars = -1;
                 return;
+            } else {
+                count++;
+                bytes += e.bytes;
             }
         }
         manifestChars = sum;
+        unmanifested = count;
+        unmanifestedBytes = bytes;
     }
 
     /** Registers a legacy call (a re-used call id moves to the newest place). */

@@ -62,10 +62,8 @@ class TrailLedgerIncrementalProperties {
             } else if (op.kind() <= 2 && !full.trails.isEmpty()) {
                 // a legacy result adds the answering text's bytes to its calling turn's trail, wherever it is
                 int i = op.target() % full.trails.size();
-                full.trails.get(i).bytes += op.bytes();
-                full.changed(full.trails.get(i));
-                incremental.trails.get(i).bytes += op.bytes();
-                incremental.changed(incremental.trails.get(i));
+                full.addBytes(full.trails.get(i), op.bytes());
+                incremental.addBytes(incremental.trails.get(i), op.bytes());
             } else {
                 seq += 1 + op.target() % 3;
                 List<String> tools = new ArrayList<>();
@@ -83,6 +81,16 @@ class TrailLedgerIncrementalProperties {
             long sum = 0;
             for (TrailEntry e : incremental.trails) if (e.manifested) sum += ManifestLine.length(e) + 1;
             assertThat(incremental.manifestChars).as(at + ": the running sum").isEqualTo(sum);
+            long bytes = 0;
+            int count = 0;
+            for (TrailEntry e : incremental.trails) {
+                if (!e.manifested) {
+                    bytes += e.bytes;
+                    count++;
+                }
+            }
+            assertThat(incremental.unmanifestedBytes).as(at + ": the unmanifested bytes").isEqualTo(bytes);
+            assertThat(incremental.unmanifested).as(at + ": the unmanifested entries").isEqualTo(count);
         }
     }
 
