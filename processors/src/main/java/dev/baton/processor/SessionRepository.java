@@ -159,7 +159,7 @@ public final class SessionRepository {
         log.flush();
         if (loaded.skeleton() == null || !Arrays.equals(loaded.skeleton(), skeleton)) skeletons.put(loaded.key(), skeleton);
         if (loaded.formerRange()) formerRanges.forget(loaded.key());
-        cache.keep(loaded.key(), skeleton, state);
+        cache.keep(loaded.key(), skeleton, state, loaded.cached());
         return skeleton;
     }
 
