@@ -6,6 +6,9 @@ import org.apache.avro.generic.GenericEnumSymbol;
 import org.apache.avro.generic.IndexedRecord;
 
 import java.io.ByteArrayOutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -60,6 +63,19 @@ public final class SnapshotHash {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
         Canonical out = new Canonical(null, bytes);
         record(snapshot, out, true);
+        out.flush();
+        return bytes.toByteArray();
+    }
+
+    /**
+     * One string's canonical form (UTF-8 bytes, quotes included), by the fast path or, with {@code byChars}, by the
+     * char-by-char reference: for the tests that pin the two to each other.
+     */
+    static byte[] canonicalString(String s, boolean byChars) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Canonical out = new Canonical(null, bytes);
+        if (byChars) out.stringByChars(s);
+        else out.string(s);
         out.flush();
         return bytes.toByteArray();
     }
@@ -185,10 +201,123 @@ public final class SnapshotHash {
             pos += b.length;
         }
 
+        /**
+         * A string as a canonical JSON string. The fast path encodes it to UTF-8 once ({@code getBytes}: for a
+         * Latin-1 string a plain copy) and copies the runs between bytes that need escaping in bulk, eight bytes
+         * tested at a time; in UTF-8 those bytes ({@code "}, {@code \\}, below 0x20) stand only for themselves, and every
+         * other character's bytes are what the canonical form writes. The one character the canonical form writes
+         * otherwise is a lone surrogate ({@code \\u}{@code dxxx}, where {@code getBytes} writes {@code ?}): a string with
+         * one goes char by char ({@link #stringByChars}, the reference, which the tests compare against).
+         */
+        void string(String s) {
+            int n = s.length();
+            if (n == 0) {
+                room(2);
+                buf[pos++] = '"';
+                buf[pos++] = '"';
+                return;
+            }
+            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+            if (hasLoneSurrogate(s, utf8)) {
+                stringByChars(s);
+                return;
+            }
+            ascii('"');
+            int len = utf8.length;
+            int i = 0;
+            while (i < len) {
+                int special = nextSpecial(utf8, i, len);
+                if (special > i) run(utf8, i, special - i);
+                if (special >= len) break;
+                room(6);
+                escapeByte(utf8[special]);
+                i = special + 1;
+            }
+            ascii('"');
+        }
+
+        /**
+         * True when {@code s} holds a surrogate without its pair. {@code getBytes} writes each such char as one
+         * {@code ?} and every other char as itself, so there is one iff the UTF-8 has more {@code ?} than {@code s}.
+         */
+        static boolean hasLoneSurrogate(String s, byte[] utf8) {
+            if (!hasQuestionMark(utf8)) return false;
+            int inBytes = 0;
+            for (byte b : utf8) if (b == '?') inBytes++;
+            int inChars = 0;
+            for (int k = s.indexOf('?'); k >= 0; k = s.indexOf('?', k + 1)) inChars++;
+            return inBytes != inChars;
+        }
+
+        /** True when some byte is {@code ?} (eight bytes tested at a time). */
+        static boolean hasQuestionMark(byte[] b) {
+            int i = 0;
+            for (; i + 8 <= b.length; i += 8) {
+                long q = (long) LONGS.get(b, i) ^ 0x3f3f3f3f3f3f3f3fL;
+                if (((q - ONES) & ~q & HIGHS) != 0) return true;
+            }
+            for (; i < b.length; i++) if (b[i] == '?') return true;
+            return false;
+        }
+
+        private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+        private static final long ONES = 0x0101010101010101L;
+        private static final long HIGHS = 0x8080808080808080L;
+
+        /** The index of the first byte in [from, to) that needs escaping, or {@code to}. */
+        static int nextSpecial(byte[] b, int from, int to) {
+            int i = from;
+            // Eight bytes at a time: skip words with no byte below 0x20, no '"' and no '\\' (exact tests: a word
+            // is skipped only when none of its bytes is one; the byte loop below finds which one it is).
+            while (i + 8 <= to) {
+                long x = (long) LONGS.get(b, i);
+                long below = (x - 0x2020202020202020L) & ~x;
+                long q = x ^ 0x2222222222222222L;
+                long quote = (q - ONES) & ~q;
+                long bs = x ^ 0x5c5c5c5c5c5c5c5cL;
+                long backslash = (bs - ONES) & ~bs;
+                if (((below | quote | backslash) & HIGHS) != 0) break;
+                i += 8;
+            }
+            while (i < to) {
+                int c = b[i];
+                if ((c >= 0 && c < 0x20) || c == '"' || c == '\\') return i;
+                i++;
+            }
+            return to;
+        }
+
+        /** Bytes that need no escaping, through the buffer. */
+        private void run(byte[] src, int from, int len) {
+            while (len > 0) {
+                if (pos == buf.length) flush();
+                int k = Math.min(len, buf.length - pos);
+                System.arraycopy(src, from, buf, pos, k);
+                pos += k;
+                from += k;
+                len -= k;
+            }
+        }
+
+        /** One byte below 0x20, {@code "} or {@code \\}, escaped. */
+        private void escapeByte(byte c) {
+            switch (c) {
+                case '"' -> escaped('"');
+                case '\\' -> escaped('\\');
+                case '\b' -> escaped('b');
+                case '\t' -> escaped('t');
+                case '\n' -> escaped('n');
+                case '\f' -> escaped('f');
+                case '\r' -> escaped('r');
+                default -> hex((char) c);
+            }
+        }
+
         /** Chars of the string being written (bulk-copied: a loop over an array beats charAt's per-call checks). */
         private char[] chars = new char[1024];
 
-        void string(String s) {
+        /** {@link #string} char by char, with every rule of the class comment: the reference of the fast path. */
+        void stringByChars(String s) {
             ascii('"');
             int n = s.length();
             if (chars.length < n) chars = new char[Math.max(n, 2 * chars.length)];
