@@ -162,7 +162,9 @@ public final class SnapshotHash {
 
         private final MessageDigest digest;
         private final ByteArrayOutputStream bytes;
-        private final byte[] buf = new byte[16 * 1024];
+        /** Flushed when full, except while a string is written (it may grow to hold one string's whole form). */
+        private byte[] buf = new byte[FLUSH_AT];
+        private static final int FLUSH_AT = 16 * 1024;
         private int pos;
 
         Canonical(MessageDigest digest, ByteArrayOutputStream bytes) {
@@ -206,111 +208,104 @@ public final class SnapshotHash {
          * Latin-1 string a plain copy) and copies the runs between bytes that need escaping in bulk, eight bytes
          * tested at a time; in UTF-8 those bytes ({@code "}, {@code \\}, below 0x20) stand only for themselves, and every
          * other character's bytes are what the canonical form writes. The one character the canonical form writes
-         * otherwise is a lone surrogate ({@code \\u}{@code dxxx}, where {@code getBytes} writes {@code ?}): a string with
-         * one goes char by char ({@link #stringByChars}, the reference, which the tests compare against).
+         * otherwise is a lone surrogate ({@code \\u}{@code dxxx}), which {@code getBytes} writes as {@code ?}; so the
+         * pass also counts {@code ?} bytes, and when there are more than {@code ?} chars in the string it takes back
+         * what it wrote (the string's form is held whole in the buffer, never flushed half-way) and writes the string
+         * char by char ({@link #stringByChars}, the reference, which the tests compare the fast path against).
          */
         void string(String s) {
-            int n = s.length();
-            if (n == 0) {
-                room(2);
-                buf[pos++] = '"';
-                buf[pos++] = '"';
-                return;
-            }
+            if (pos >= FLUSH_AT) flush();
             byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-            if (hasLoneSurrogate(s, utf8)) {
-                stringByChars(s);
-                return;
-            }
-            ascii('"');
             int len = utf8.length;
+            int start = pos;
+            grow(len + 2);
+            buf[pos++] = '"';
+            int questionMarks = 0;
+            byte[] b = buf;
+            int p = pos;
             int i = 0;
             while (i < len) {
-                int special = nextSpecial(utf8, i, len);
-                if (special > i) run(utf8, i, special - i);
-                if (special >= len) break;
-                room(6);
-                escapeByte(utf8[special]);
-                i = special + 1;
+                // Eight bytes at a time while none needs escaping or is '?' (an exact test), stored as they are.
+                while (i + 8 <= len) {
+                    long x = (long) LONGS.get(utf8, i);
+                    if (hasSpecialOrQuestionMark(x)) break;
+                    LONGS.set(b, p, x);
+                    p += 8;
+                    i += 8;
+                }
+                // Then byte by byte to the end of that word (or of the string).
+                int wordEnd = Math.min(len, i + 8);
+                for (; i < wordEnd; i++) {
+                    byte c = utf8[i];
+                    if ((c >= 0 && c < 0x20) || c == '"' || c == '\\') {
+                        if (b.length - p < 6 + len - i) {
+                            pos = p;
+                            grow(6 + len - i);
+                            b = buf;
+                        }
+                        p = escapeByte(b, p, c);
+                    } else {
+                        if (c == '?') questionMarks++;
+                        b[p++] = c;
+                    }
+                }
             }
-            ascii('"');
+            pos = p;
+            buf[pos++] = '"';
+            if (questionMarks > 0 && questionMarks != count(s, '?')) {
+                pos = start; // a lone surrogate became '?': write the string again, char by char
+                stringByChars(s);
+            }
         }
 
-        /**
-         * True when {@code s} holds a surrogate without its pair. {@code getBytes} writes each such char as one
-         * {@code ?} and every other char as itself, so there is one iff the UTF-8 has more {@code ?} than {@code s}.
-         */
-        static boolean hasLoneSurrogate(String s, byte[] utf8) {
-            if (!hasQuestionMark(utf8)) return false;
-            int inBytes = 0;
-            for (byte b : utf8) if (b == '?') inBytes++;
-            int inChars = 0;
-            for (int k = s.indexOf('?'); k >= 0; k = s.indexOf('?', k + 1)) inChars++;
-            return inBytes != inChars;
+        private static int count(String s, char c) {
+            int n = 0;
+            for (int k = s.indexOf(c); k >= 0; k = s.indexOf(c, k + 1)) n++;
+            return n;
         }
 
-        /** True when some byte is {@code ?} (eight bytes tested at a time). */
-        static boolean hasQuestionMark(byte[] b) {
-            int i = 0;
-            for (; i + 8 <= b.length; i += 8) {
-                long q = (long) LONGS.get(b, i) ^ 0x3f3f3f3f3f3f3f3fL;
-                if (((q - ONES) & ~q & HIGHS) != 0) return true;
-            }
-            for (; i < b.length; i++) if (b[i] == '?') return true;
-            return false;
+        /** Makes room for {@code n} more bytes by growing the buffer (not flushing: see {@link #string}). */
+        private void grow(int n) {
+            if (buf.length - pos >= n) return;
+            buf = java.util.Arrays.copyOf(buf, Math.max(pos + n, 2 * buf.length));
         }
 
         private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
         private static final long ONES = 0x0101010101010101L;
         private static final long HIGHS = 0x8080808080808080L;
 
-        /** The index of the first byte in [from, to) that needs escaping, or {@code to}. */
-        static int nextSpecial(byte[] b, int from, int to) {
-            int i = from;
-            // Eight bytes at a time: skip words with no byte below 0x20, no '"' and no '\\' (exact tests: a word
-            // is skipped only when none of its bytes is one; the byte loop below finds which one it is).
-            while (i + 8 <= to) {
-                long x = (long) LONGS.get(b, i);
-                long below = (x - 0x2020202020202020L) & ~x;
-                long q = x ^ 0x2222222222222222L;
-                long quote = (q - ONES) & ~q;
-                long bs = x ^ 0x5c5c5c5c5c5c5c5cL;
-                long backslash = (bs - ONES) & ~bs;
-                if (((below | quote | backslash) & HIGHS) != 0) break;
-                i += 8;
-            }
-            while (i < to) {
-                int c = b[i];
-                if ((c >= 0 && c < 0x20) || c == '"' || c == '\\') return i;
-                i++;
-            }
-            return to;
+        /** True when one of the eight bytes of {@code x} is below 0x20, {@code "}, {@code \\} or {@code ?} (exact). */
+        private static boolean hasSpecialOrQuestionMark(long x) {
+            long below = (x - 0x2020202020202020L) & ~x;
+            long q = x ^ 0x2222222222222222L;
+            long quote = (q - ONES) & ~q;
+            long bs = x ^ 0x5c5c5c5c5c5c5c5cL;
+            long backslash = (bs - ONES) & ~bs;
+            long qm = x ^ 0x3f3f3f3f3f3f3f3fL;
+            long question = (qm - ONES) & ~qm;
+            return ((below | quote | backslash | question) & HIGHS) != 0;
         }
 
-        /** Bytes that need no escaping, through the buffer. */
-        private void run(byte[] src, int from, int len) {
-            while (len > 0) {
-                if (pos == buf.length) flush();
-                int k = Math.min(len, buf.length - pos);
-                System.arraycopy(src, from, buf, pos, k);
-                pos += k;
-                from += k;
-                len -= k;
-            }
-        }
-
-        /** One byte below 0x20, {@code "} or {@code \\}, escaped. */
-        private void escapeByte(byte c) {
+        /** Writes byte {@code c} (below 0x20, {@code "} or {@code \\}) escaped at {@code p}; returns the new end. */
+        private static int escapeByte(byte[] b, int p, byte c) {
+            b[p++] = '\\';
             switch (c) {
-                case '"' -> escaped('"');
-                case '\\' -> escaped('\\');
-                case '\b' -> escaped('b');
-                case '\t' -> escaped('t');
-                case '\n' -> escaped('n');
-                case '\f' -> escaped('f');
-                case '\r' -> escaped('r');
-                default -> hex((char) c);
+                case '"' -> b[p++] = '"';
+                case '\\' -> b[p++] = '\\';
+                case '\b' -> b[p++] = 'b';
+                case '\t' -> b[p++] = 't';
+                case '\n' -> b[p++] = 'n';
+                case '\f' -> b[p++] = 'f';
+                case '\r' -> b[p++] = 'r';
+                default -> {
+                    b[p++] = 'u';
+                    b[p++] = '0';
+                    b[p++] = '0';
+                    b[p++] = HEX[(c >> 4) & 0xf];
+                    b[p++] = HEX[c & 0xf];
+                }
             }
+            return p;
         }
 
         /** Chars of the string being written (bulk-copied: a loop over an array beats charAt's per-call checks). */
