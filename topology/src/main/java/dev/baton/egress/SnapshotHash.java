@@ -123,7 +123,12 @@ public final class SnapshotHash {
     }
 
     private static void value(Object v, Canonical out) {
-        if (v instanceof IndexedRecord r) {
+        // Exact classes first (String, Long: one compare each), interfaces after (each a scan of the supertypes).
+        if (v.getClass() == String.class) {
+            out.string((String) v);
+        } else if (v.getClass() == Long.class) {
+            out.ascii(Long.toString((Long) v));
+        } else if (v instanceof IndexedRecord r) {
             record(r, out, false);
         } else if (v instanceof CharSequence s) {
             out.string(s.toString());
@@ -214,6 +219,10 @@ public final class SnapshotHash {
          * char by char ({@link #stringByChars}, the reference, which the tests compare the fast path against).
          */
         void string(String s) {
+            if (s.length() <= SHORT_STRING) {
+                stringByChars(s); // names, roles, ids: no array to allocate, one short loop
+                return;
+            }
             if (pos >= FLUSH_AT) flush();
             byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
             int len = utf8.length;
@@ -257,6 +266,9 @@ public final class SnapshotHash {
                 stringByChars(s);
             }
         }
+
+        /** Strings up to this length go char by char: for them the UTF-8 array costs more than it saves. */
+        private static final int SHORT_STRING = 24;
 
         private static int count(String s, char c) {
             int n = 0;
