@@ -126,7 +126,7 @@ public final class EndToEndHarness {
     /** What one application did. */
     record Outcome(String name, long records, double seconds, long outputs, long deadLetters, long internalBytes,
                    long[] latencyMicros, double steadyPerSecond, Map<String, Long> changelogRecords,
-                   double cpuMicrosPerRecord) {
+                   double cpuMicrosPerRecord, long outputBytes) {
         double recordsPerSecond() {
             return records / seconds;
         }
@@ -378,6 +378,8 @@ public final class EndToEndHarness {
             double steady = endAt > firstAt && firstDone < records ? (records - firstDone) / ((endAt - firstAt) / 1e9)
                     : records / seconds;
             long internalBytes = topicBytes(admin, appId);
+            // bytes on disk of the output topic (before the latency phase adds to it): what the application emitted
+            long outputBytes = outputTopic == null ? 0 : topicBytes(admin, outputTopic);
             System.out.printf(Locale.ROOT, "%s: %,d records in %.1f s; internal topics hold %,.1f MB%n", name,
                     records, seconds, internalBytes / 1e6);
             long outputs = outputTopic == null ? 0 : countRecords(kafka, outputTopic);
@@ -391,12 +393,32 @@ public final class EndToEndHarness {
             }
             long[] latency = outputTopic == null ? new long[0] : latency(kafka, inputTopic, outputTopic, flags, encoder,
                     name);
+            if (outputTopic != null) printThreadTimes(name, streams);
             return new Outcome(name, records, seconds, outputs, deadLetters, internalBytes, latency, steady,
-                    changelogs, cpu / 1e3 / records);
+                    changelogs, cpu / 1e3 / records, outputBytes);
         } finally {
             streams.close(Duration.ofSeconds(60));
             streams.cleanUp();
         }
+    }
+
+    /**
+     * The stream threads' own timings over the whole run (Kafka Streams' thread-level metrics, ms): where a hand-off's
+     * latency can go besides processing — a commit (flushing the stores' caches to RocksDB and the changelogs, then
+     * the transaction), a punctuation, a poll.
+     */
+    static void printThreadTimes(String name, KafkaStreams streams) {
+        Map<String, Double> sums = new TreeMap<>();
+        streams.metrics().forEach((metricName, metric) -> {
+            if (!metricName.group().equals("stream-thread-metrics")) return;
+            String n = metricName.name();
+            if (!n.matches("(commit|poll|process|punctuate)-latency-(avg|max)|commit-total")) return;
+            Object v = metric.metricValue();
+            if (v instanceof Double d && !d.isNaN()) sums.merge(n, d, n.endsWith("-max") ? Math::max : Double::sum);
+        });
+        StringBuilder sb = new StringBuilder();
+        sums.forEach((n, v) -> sb.append(String.format(Locale.ROOT, " %s %.1f", n, v)));
+        System.out.printf(Locale.ROOT, "  %s stream threads (ms; max over threads, avg summed):%s%n", name, sb);
     }
 
     /**
@@ -485,17 +507,14 @@ public final class EndToEndHarness {
                           SessionEventEncoder encoder, String application) {
         // Every application sees the earlier ones' latency hand-offs in its input: ids must differ per application.
         String prefix = "lat-" + application.replaceAll("[^A-Za-z0-9]", "") + "-";
+        // Only under the last application (Baton): load sent earlier would become input of the next ones.
+        if (flags.loadRate() > 0 && application.equals("baton")) {
+            return underLoad(kafka, inputTopic, outputTopic, flags, encoder, prefix);
+        }
         long[] out = new long[flags.latencySamples()];
-        // Only under the last application (Baton): load turns sent earlier would become input of the next ones.
-        Load load = flags.loadRate() > 0 && application.equals("baton")
-                ? Load.start(kafka, inputTopic, flags, encoder, prefix) : null;
-        try (Load ignored = load; KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProperties(kafka));
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProperties(kafka));
              KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerProperties(kafka))) {
-            List<TopicPartition> parts = new ArrayList<>();
-            consumer.partitionsFor(outputTopic).forEach(i -> parts.add(new TopicPartition(outputTopic, i.partition())));
-            consumer.assign(parts);
-            consumer.seekToEnd(parts);
-            parts.forEach(consumer::position); // resolve the end now, before the first hand-off is sent
+            List<TopicPartition> parts = assignAtEnd(consumer, outputTopic);
             for (int i = 0; i < out.length; i++) {
                 int s = (i * 7919) % flags.sessions();
                 Handoff h = new Handoff(prefix + i, null, "reviewer", Target.LOCAL, null, null, null);
@@ -514,46 +533,115 @@ public final class EndToEndHarness {
                 }
                 out[i] = (System.nanoTime() - sent) / 1_000;
             }
+            check(!parts.isEmpty(), "no output partitions");
+        }
+        return out;
+    }
+
+    private static List<TopicPartition> assignAtEnd(KafkaConsumer<String, byte[]> consumer, String topic) {
+        List<TopicPartition> parts = new ArrayList<>();
+        consumer.partitionsFor(topic).forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
+        consumer.assign(parts);
+        consumer.seekToEnd(parts);
+        parts.forEach(consumer::position); // resolve the end now, before the first hand-off is sent
+        return parts;
+    }
+
+    /**
+     * Latency under load ({@code --load-rate} events/s): the workload itself, paced — turns of 100 sessions of their
+     * own, with a hand-off after every {@code --handoff-every} turns of a session as in the input — and every one of
+     * those hand-offs timed, from just before its send to its snapshot seen by a read_committed consumer, until
+     * {@code --latency-samples} were seen. Hand-offs therefore arrive while others are being rendered and committed,
+     * as on a platform; the load producer does not linger, so the time is Baton's and the broker's, not the client's.
+     */
+    static long[] underLoad(EmbeddedKafka kafka, String inputTopic, String outputTopic, Flags flags,
+                            SessionEventEncoder encoder, String prefix) {
+        Map<String, java.util.Queue<Long>> waiting = new java.util.concurrent.ConcurrentHashMap<>();
+        long[] out = new long[flags.latencySamples()];
+        int seen = 0;
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProperties(kafka))) {
+            assignAtEnd(consumer, outputTopic);
+            try (Load load = Load.start(kafka, inputTopic, flags, encoder, prefix, waiting)) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(flags.timeoutSeconds());
+                while (seen < out.length) {
+                    check(System.nanoTime() < deadline, "only " + seen + " of " + out.length
+                            + " latency samples within " + flags.timeoutSeconds() + " s");
+                    check(load.failure == null, "the load failed: " + load.failure);
+                    for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(5))) {
+                        java.util.Queue<Long> q = waiting.get(r.key());
+                        Long sent = q == null ? null : q.poll();
+                        if (sent == null) continue; // not a load session's hand-off
+                        if (seen < out.length) out[seen++] = (System.nanoTime() - sent) / 1_000;
+                    }
+                }
+            }
         }
         return out;
     }
 
     /**
-     * Background load while latency is measured ({@code --load-rate} events/s): turns of 100 extra sessions of their
-     * own (same generator and sizes), paced evenly, so that a hand-off's latency is measured under traffic.
+     * The background load of {@link #underLoad}: the workload's turns and hand-offs over 100 sessions of its own,
+     * paced evenly at {@code --load-rate} events/s; each hand-off's send time is queued under its session key.
      */
     static final class Load implements AutoCloseable {
         private final Thread thread;
         private volatile boolean stop;
-        long sent;
+        private volatile long sent;
+        private volatile long handoffs;
+        private volatile String failure;
+        private long startedAt;
 
         private Load(Runnable body) {
             thread = new Thread(body, "bench-load");
         }
 
-        static Load start(EmbeddedKafka kafka, String topic, Flags flags, SessionEventEncoder encoder, String prefix) {
+        static Load start(EmbeddedKafka kafka, String topic, Flags flags, SessionEventEncoder encoder, String prefix,
+                          Map<String, java.util.Queue<Long>> waiting) {
             SessionGenerator.Sizes sizes = SessionGenerator.Sizes.REALISTIC.scaled(flags.sizeFactor());
             Load[] self = new Load[1];
             self[0] = new Load(() -> {
                 List<SessionGenerator.Stream> streams = new ArrayList<>();
                 for (int s = 0; s < 100; s++) streams.add(SessionGenerator.stream(9_000L + s, sizes));
+                int[] turns = new int[streams.size()];
+                boolean[] handoffDue = new boolean[streams.size()];
                 long interval = 1_000_000_000L / flags.loadRate();
                 long next = System.nanoTime();
-                try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerProperties(kafka))) {
+                Properties props = producerProperties(kafka);
+                props.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+                try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props)) {
                     for (long i = 0; !self[0].stop; i++) {
                         int s = (int) (i % streams.size());
-                        Turn t = streams.get(s).next();
                         String session = prefix + "load-" + s;
-                        producer.send(new ProducerRecord<>(topic, TENANT + "/" + session, encoder.encode(topic,
-                                EventJson.turn("e-" + session + "-" + t.seq(), TENANT, session,
-                                        System.currentTimeMillis(), t))));
+                        String key = TENANT + "/" + session;
+                        byte[] value;
+                        if (handoffDue[s]) {
+                            // the session's next event after every --handoff-every turns is a hand-off
+                            handoffDue[s] = false;
+                            int n = turns[s] / flags.handoffEvery();
+                            Handoff h = new Handoff("h-" + n, null, SessionGenerator.AGENTS.get(n % 4),
+                                    n % 4 == 0 ? Target.CLAUDE_CLI : Target.LOCAL, null, null, null);
+                            value = encoder.encode(topic, EventJson.handoff("e-" + session + "-h" + n, TENANT,
+                                    session, System.currentTimeMillis(), h));
+                            waiting.computeIfAbsent(key, k -> new java.util.concurrent.ConcurrentLinkedQueue<>())
+                                    .add(System.nanoTime());
+                            self[0].handoffs++;
+                        } else {
+                            Turn t = streams.get(s).next();
+                            handoffDue[s] = ++turns[s] % flags.handoffEvery() == 0;
+                            value = encoder.encode(topic, EventJson.turn("e-" + session + "-" + t.seq(), TENANT,
+                                    session, System.currentTimeMillis(), t));
+                        }
+                        producer.send(new ProducerRecord<>(topic, key, value));
                         self[0].sent++;
                         next += interval;
                         long wait = next - System.nanoTime();
                         if (wait > 0) java.util.concurrent.locks.LockSupport.parkNanos(wait);
                     }
+                } catch (RuntimeException e) {
+                    self[0].failure = e.toString();
                 }
             });
+            self[0].startedAt = System.nanoTime();
             self[0].thread.setDaemon(true);
             self[0].thread.start();
             return self[0];
@@ -567,7 +655,9 @@ public final class EndToEndHarness {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            System.out.printf(Locale.ROOT, "  background load: %,d turns sent during the latency samples%n", sent);
+            double seconds = (System.nanoTime() - startedAt) / 1e9;
+            System.out.printf(Locale.ROOT, "  background load: %,d events (%,d hand-offs) in %.1f s = %,.0f events/s%n",
+                    sent, handoffs, seconds, sent / seconds);
         }
     }
 
@@ -587,6 +677,14 @@ public final class EndToEndHarness {
                     o.percentile(0.99) / 1e3, o.outputs(), o.internalBytes() / 1e6);
         }
         System.out.println("  (steady/s: records/s from the first commit seen on, leaving out start-up)");
+        for (Outcome o : new Outcome[]{base, floor, ours}) {
+            if (o == null || o.latencyMicros().length == 0) continue;
+            System.out.printf(Locale.ROOT, "  latency of %s, ms (%,d hand-offs%s): p50 %.1f, p90 %.1f, p99 %.1f, "
+                            + "p99.9 %.1f, max %.1f%n", o.name(), o.latencyMicros().length,
+                    o == ours && flags.loadRate() > 0 ? ", under " + flags.loadRate() + " events/s" : ", one at a time",
+                    o.percentile(0.5) / 1e3, o.percentile(0.9) / 1e3, o.percentile(0.99) / 1e3,
+                    o.percentile(0.999) / 1e3, o.percentile(1.0) / 1e3);
+        }
         System.out.printf(Locale.ROOT, "  CPU of the application's threads per record: %s%n",
                 java.util.stream.Stream.of(base, floor, ours).filter(java.util.Objects::nonNull)
                         .map(o -> String.format(Locale.ROOT, "%s %.1f us", o.name(), o.cpuMicrosPerRecord()))
@@ -615,6 +713,10 @@ public final class EndToEndHarness {
                     ours.recordsPerSecond() / floor.recordsPerSecond(), ours.steadyPerSecond() / floor.steadyPerSecond());
             System.out.printf(Locale.ROOT, "  changelog bytes / input bytes: baton %.2f (target <= 2.5), floor %.2f%n",
                     (double) ours.internalBytes() / input.bytes(), (double) floor.internalBytes() / input.bytes());
+            System.out.printf(Locale.ROOT, "  output bytes / input bytes (what each emits; the floor emits nothing): baton "
+                    + "%.2f (%,.1f MB of snapshots)%s%n", (double) ours.outputBytes() / input.bytes(),
+                    ours.outputBytes() / 1e6, base == null ? "" : String.format(Locale.ROOT, ", pass-through %.2f",
+                            (double) base.outputBytes() / input.bytes()));
         }
         System.out.printf(Locale.ROOT, "  per-event time: baton %.1f us, floor %s us, pass-through %s us "
                         + "(%,d turns per session)%n", 1e6 / ours.recordsPerSecond(),
