@@ -209,14 +209,14 @@ public final class SnapshotHash {
         }
 
         /**
-         * A string as a canonical JSON string. The fast path encodes it to UTF-8 once ({@code getBytes}: for a
-         * Latin-1 string a plain copy) and copies the runs between bytes that need escaping in bulk, eight bytes
-         * tested at a time; in UTF-8 those bytes ({@code "}, {@code \\}, below 0x20) stand only for themselves, and every
-         * other character's bytes are what the canonical form writes. The one character the canonical form writes
-         * otherwise is a lone surrogate ({@code \\u}{@code dxxx}), which {@code getBytes} writes as {@code ?}; so the
-         * pass also counts {@code ?} bytes, and when there are more than {@code ?} chars in the string it takes back
-         * what it wrote (the string's form is held whole in the buffer, never flushed half-way) and writes the string
-         * char by char ({@link #stringByChars}, the reference, which the tests compare the fast path against).
+         * A string as a canonical JSON string. The fast path is for ASCII strings (most of a transcript): their
+         * canonical form is their own bytes with {@code "}, {@code \\} and bytes below 0x20 escaped. It takes the
+         * string's ISO-8859-1 bytes ({@code getBytes}: a plain copy for a Latin-1 string, an intrinsic for others;
+         * every char above 0xff becomes {@code ?}) and copies them eight at a time while no byte needs escaping. A
+         * byte at or above 0x80, or more {@code ?} bytes than {@code ?} chars in the string, means the string is not
+         * ASCII: what was written of it is taken back (a string's form is held whole in the buffer, never flushed
+         * half-way) and it is written char by char ({@link #stringByChars}, with UTF-8 and lone surrogates: the
+         * reference, which the tests compare the fast path against).
          */
         void string(String s) {
             if (s.length() <= SHORT_STRING) {
@@ -224,8 +224,8 @@ public final class SnapshotHash {
                 return;
             }
             if (pos >= FLUSH_AT) flush();
-            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-            int len = utf8.length;
+            byte[] latin = s.getBytes(StandardCharsets.ISO_8859_1);
+            int len = latin.length;
             int start = pos;
             grow(len + 2);
             buf[pos++] = '"';
@@ -234,10 +234,10 @@ public final class SnapshotHash {
             int p = pos;
             int i = 0;
             while (i < len) {
-                // Eight bytes at a time while none needs escaping or is '?' (an exact test), stored as they are.
+                // Eight bytes at a time while none needs escaping, is '?' or is not ASCII (an exact test), as they are.
                 while (i + 8 <= len) {
-                    long x = (long) LONGS.get(utf8, i);
-                    if (hasSpecialOrQuestionMark(x)) break;
+                    long x = (long) LONGS.get(latin, i);
+                    if (hasSpecialOrQuestionMarkOrHighBit(x)) break;
                     LONGS.set(b, p, x);
                     p += 8;
                     i += 8;
@@ -245,8 +245,13 @@ public final class SnapshotHash {
                 // Then byte by byte to the end of that word (or of the string).
                 int wordEnd = Math.min(len, i + 8);
                 for (; i < wordEnd; i++) {
-                    byte c = utf8[i];
-                    if ((c >= 0 && c < 0x20) || c == '"' || c == '\\') {
+                    byte c = latin[i];
+                    if (c < 0) {
+                        pos = start; // not ASCII: take it back, write it char by char
+                        stringByChars(s);
+                        return;
+                    }
+                    if (c < 0x20 || c == '"' || c == '\\') {
                         if (b.length - p < 6 + len - i) {
                             pos = p;
                             grow(6 + len - i);
@@ -262,7 +267,7 @@ public final class SnapshotHash {
             pos = p;
             buf[pos++] = '"';
             if (questionMarks > 0 && questionMarks != count(s, '?')) {
-                pos = start; // a lone surrogate became '?': write the string again, char by char
+                pos = start; // a char above 0xff became '?': take it back, write it char by char
                 stringByChars(s);
             }
         }
@@ -286,8 +291,11 @@ public final class SnapshotHash {
         private static final long ONES = 0x0101010101010101L;
         private static final long HIGHS = 0x8080808080808080L;
 
-        /** True when one of the eight bytes of {@code x} is below 0x20, {@code "}, {@code \\} or {@code ?} (exact). */
-        private static boolean hasSpecialOrQuestionMark(long x) {
+        /**
+         * True when one of the eight bytes of {@code x} is below 0x20, {@code "}, {@code \\}, {@code ?} or at or above
+         * 0x80 (exact: a word of none of them is never taken for one, and the other way round).
+         */
+        private static boolean hasSpecialOrQuestionMarkOrHighBit(long x) {
             long below = (x - 0x2020202020202020L) & ~x;
             long q = x ^ 0x2222222222222222L;
             long quote = (q - ONES) & ~q;
@@ -295,7 +303,7 @@ public final class SnapshotHash {
             long backslash = (bs - ONES) & ~bs;
             long qm = x ^ 0x3f3f3f3f3f3f3f3fL;
             long question = (qm - ONES) & ~qm;
-            return ((below | quote | backslash | question) & HIGHS) != 0;
+            return ((below | quote | backslash | question | x) & HIGHS) != 0;
         }
 
         /** Writes byte {@code c} (below 0x20, {@code "} or {@code \\}) escaped at {@code p}; returns the new end. */
