@@ -2,6 +2,7 @@ package dev.baton.engine;
 
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Target;
+import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Message;
 import dev.baton.engine.snapshot.Snapshot;
 import org.junit.jupiter.api.Test;
@@ -85,6 +86,24 @@ class R1OwnershipAndNarrationTest {
         Snapshot s = Sessions.create().user("task").say("qwen", "hm").legacyResult("qwen", "nope", "orphan result")
                 .render(TO_OPUS);
         assertThat(s.messages()).contains(Message.system("[qwen called unknown({})]\n[result: orphan result]"));
+    }
+
+    @Test
+    void shouldNarrateTheAnswerToACallForgottenPastTheOpenCallBoundWithToolUnknown() {
+        // State bound (CONTRACT "Bounded state"): at most maxOpenLegacyCalls unanswered calls are remembered, the
+        // oldest forgotten first; an answer to a forgotten call is narrated like any TOOL turn whose call is unknown.
+        Sessions session = Sessions.create().policy(Policy.defaults().toBuilder().maxOpenLegacyCalls(2).build())
+                .user("task").say("qwen", "looking")
+                .legacyCall("qwen", "", call("c1", "grep", "{}"), call("c2", "ls", "{}"), call("c3", "cat", "{}"))
+                .legacyResult("qwen", "c1", "r1").legacyResult("qwen", "c3", "r3");
+        Snapshot s = session.render(TO_OPUS);
+        assertThat(s.messages()).contains(Message.system("[qwen called unknown({})]\n[result: r1]"));
+        assertThat(s.messages()).anyMatch(m -> m.content().contains("cat({})") && m.content().contains("r3"));
+        // The forgotten call itself is still narrated where its turn is, as a call whose result was not recorded.
+        assertThat(s.messages()).contains(Message.system("[qwen called grep({})]\n[no result recorded]"));
+        // The uncompacted history (no bounds: the reference of CompactionIsInvisibleProperties) still knows c1.
+        Snapshot full = session.render(session.fullState(), TO_OPUS);
+        assertThat(full.messages()).anyMatch(m -> m.content().contains("grep({})") && m.content().contains("r1"));
     }
 
     @Test

@@ -19,6 +19,16 @@ import java.util.Map;
  * so a restored, rolled-back or otherwise changed state shows in its skeleton and is simply read again. A state is
  * taken out of the cache while a record mutates it ({@link #take}) and put back only with the skeleton it was just
  * stored as ({@link #keep}); a record that fails half-way therefore never leaves a mutated object behind.
+ *
+ * <p>Resistant to cyclic access. A task visiting more sessions round-robin than the budget holds would get no hit at
+ * all from plain LRU: each new entry evicts the least recently used one, which is exactly the next to come back.
+ * Here a state that was already cached always goes back to the most recently used end, and so does a newly read one
+ * while the budget has room; but once the budget is full, only every {@value #ADMIT_EVERY}th newly read state is
+ * admitted (evicting the least recently used), the others are dropped after use ("bimodal insertion", Qureshi et al.,
+ * ISCA 2007). Under a cycle of N sessions of which C fit, about C - (N - C) / {@value #ADMIT_EVERY} of every N visits
+ * hit instead of none; a new working set still replaces the old one, at one admission per {@value #ADMIT_EVERY}
+ * misses (and at once where sessions are deleted and free their room). Written by hand: Caffeine's W-TinyLFU does
+ * this and more, but its weigher cannot see a state grow while it is taken out, and a dependency for this is much.
  */
 final class DecodedStateCache {
     private record Entry(byte[] skeleton, SessionState state, long weight) {
@@ -27,14 +37,27 @@ final class DecodedStateCache {
     /** The map's entry, the {@link Entry}, the key string and the skeleton array's header, besides their bytes. */
     static final int ENTRY_OVERHEAD_BYTES = 120;
 
+    /** Once the budget is full, one newly read state in this many is admitted. */
+    static final int ADMIT_EVERY = 16;
+
     private final long maxBytes;
+    private final int admitEvery;
     private long bytes;
-    private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(64, 0.75f, true);
+    /** Least recently kept first: {@link #take} removes an entry and {@link #keep} appends it again. */
+    private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(64, 0.75f, false);
     private long hits;
     private long misses;
+    private long missesWhenFull;
 
     DecodedStateCache(long maxBytes) {
+        this(maxBytes, ADMIT_EVERY);
+    }
+
+    /** @param admitEvery once full, admit one newly read state in this many (1: plain LRU) */
+    DecodedStateCache(long maxBytes, int admitEvery) {
+        if (admitEvery < 1) throw new IllegalArgumentException("admitEvery must be at least 1");
         this.maxBytes = maxBytes;
+        this.admitEvery = admitEvery;
     }
 
     /** The cached state stored as {@code skeleton}, removed from the cache (the caller will mutate it), or null. */
@@ -50,14 +73,24 @@ final class DecodedStateCache {
         return null;
     }
 
-    /** Remembers {@code state} as stored with {@code skeleton}, which the caller has just written. */
-    void keep(String key, byte[] skeleton, SessionState state) {
+    /**
+     * Remembers {@code state} as stored with {@code skeleton}, which the caller has just written.
+     *
+     * @param wasCached the state was {@link #take}n from this cache (a hit): it goes back in whatever the budget
+     *                  holds; otherwise (read from the store, or new) it is admitted while there is room, and then
+     *                  only one time in {@code admitEvery}
+     */
+    void keep(String key, byte[] skeleton, SessionState state, boolean wasCached) {
         long weight = ENTRY_OVERHEAD_BYTES + key.length() + skeleton.length + state.weight();
         if (weight > maxBytes) {
             forget(key);
             return;
         }
-        Entry old = entries.put(key, new Entry(skeleton, state, weight));
+        if (!wasCached && !entries.containsKey(key) && bytes + weight > maxBytes && missesWhenFull++ % admitEvery != 0) {
+            return;
+        }
+        Entry old = entries.remove(key); // then appended: the most recently used end
+        entries.put(key, new Entry(skeleton, state, weight));
         if (old != null) bytes -= old.weight;
         bytes += weight;
         Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator();

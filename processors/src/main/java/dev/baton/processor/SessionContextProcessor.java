@@ -76,7 +76,6 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     private TenantPolicies policies;
     private BatonMetrics metrics;
     private Cancellable punctuator;
-    private SessionProvenance provenance;
 
     public SessionContextProcessor(SessionProcessorOptions options) {
         this.options = options;
@@ -104,9 +103,9 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         this.context = context;
         this.sessions = new SessionRepository(context.getStateStore(SessionRepository.SKELETON_STORE),
                 context.getStateStore(SessionRepository.ENTRY_STORE),
-                context.getStateStore(SessionRepository.HANDOFF_ID_STORE), options.decodedCacheBytes());
+                context.getStateStore(SessionRepository.HANDOFF_ID_STORE),
+                context.getStateStore(SessionProvenance.STORE), options.decodedCacheBytes());
         this.timers = new SessionTimerIndex(context.getStateStore(TIMER_STORE));
-        this.provenance = new SessionProvenance(context.getStateStore(SessionProvenance.STORE));
         ReadOnlyKeyValueStore<String, byte[]> policyStore =
                 options.policyStore() == null ? null : context.getStateStore(options.policyStore());
         this.policies = new TenantPolicies(policyStore, options.policyDecoder(), options.defaultPolicy());
@@ -155,7 +154,6 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         SessionRepository.Loaded loaded = sessions.load(key);
         if (!arrival.fromInput() && !loaded.existed()) return List.of();
         SessionState state = loaded.state();
-        boolean fresh = !loaded.existed();
         long dueBefore = indexed() && loaded.existed() && arrival.fromInput() ? SessionTimerIndex.indexDue(state, policy)
                 : SessionTimerIndex.NEVER;
         if (arrival.fromInput()) {
@@ -164,7 +162,6 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 metrics.expiredSession();
                 loaded = sessions.restart(loaded);
                 state = loaded.state();
-                fresh = true;
             }
             state.touch(now);
         }
@@ -206,12 +203,20 @@ public final class SessionContextProcessor implements Processor<String, InboundE
             ready = state.onWallClock(now, policy);
         }
 
+        // The input range moves with the state it describes (stored in its skeleton): before rendering, so that the
+        // snapshots of this record name it.
+        if (accepted) {
+            state.inputRange(SessionProvenance.applied(state.inputRange(), context.recordMetadata().orElse(null),
+                    headers));
+        }
         // Render before storing or forwarding anything: a failure then leaves no half-applied record behind.
         List<Departure> out = new ArrayList<>(ready.size() + 1);
-        for (Snapshot s : render(ids.tenantId(), ids.sessionId(), state, ready, policy)) out.add(new Departure.SnapshotOut(s));
+        dev.baton.engine.snapshot.Provenance range = state.inputRange();
+        for (Snapshot s : render(ids.tenantId(), ids.sessionId(), state, ready, policy)) {
+            out.add(new Departure.SnapshotOut(s.withProvenance(range)));
+        }
         if (arrival instanceof Arrival.WallClock && state.expired(now, policy)) {
             sessions.delete(key);
-            provenance.delete(key);
             metrics.expiredSession();
         } else {
             sessions.store(loaded, state);
@@ -225,7 +230,6 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 timers.move(key, dueBefore, SessionTimerIndex.indexDue(state, policy));
             }
         }
-        if (accepted) provenance.applied(key, context.recordMetadata().orElse(null), headers, fresh);
         count.run();
         if (late != null) out.add(late);
         return out;
@@ -295,11 +299,9 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     }
 
     private void forward(String key, List<Departure> out, long timestamp) {
-        dev.baton.engine.snapshot.Provenance range = null;
         for (Departure d : out) {
             if (d instanceof Departure.SnapshotOut s) {
-                if (range == null) range = provenance.of(key);
-                Snapshot snapshot = s.snapshot().withProvenance(range);
+                Snapshot snapshot = s.snapshot();
                 // fresh headers: the input's headers (e.g. baton.control) do not belong on the output
                 context.forward(new Record<String, Object>(key, snapshot, timestamp, new RecordHeaders()),
                         options.snapshotChild());

@@ -1,6 +1,7 @@
 package dev.baton.processor;
 
 import dev.baton.engine.snapshot.Provenance;
+import dev.baton.engine.state.SessionState;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serdes;
@@ -14,56 +15,62 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * The input range of each session (docs/audit.md): one small entry per session in its own changelogged store
- * {@value #STORE}, kept apart from the session state so that the state's layout owes it nothing. Each applied record
- * moves the range's end (and starts it, for the session's first); snapshots carry the range as {@link Provenance};
- * the entry is deleted with the session.
+ * The input range of each session (docs/audit.md). Since stored format 3 the range lives in the session's skeleton
+ * ({@link SessionState#inputRange()}, written with the state it describes, no second store read or written per
+ * event): each applied record moves the range's end (and starts it, for the session's first, see {@link #applied});
+ * snapshots carry the range as {@link Provenance}; it goes with the session when the session is deleted.
+ *
+ * <p>Format 2 kept the range in a store of its own, {@value #STORE}. That store stays registered so that a session
+ * stored by format 2 finds its range there once: {@link SessionRepository} reads it when it loads a version-2
+ * skeleton ({@link #take}) and deletes it when the session is next stored as version 3 or deleted ({@link #forget}).
+ * Sessions stored since format 3 never touch it.
  *
  * <p>A record read from a topic contributes its topic, partition and offset. A record carrying the header
  * {@value #SOURCE_LINE_HEADER} (the backfill sets it to the input line number, in decimal ASCII) contributes that line
  * instead of its offset: the topic a backfill replays through is its own transport, so its offsets say nothing about
  * the input (and would differ between runs on a shared cluster).
  *
- * <p>Entry format (big-endian): byte version 1, byte flags (1: Kafka half present, 2: line half present), then if
- * Kafka: UTF-8 topic length (int) and bytes, partition (int), first and last offset (long); if lines: first and last
- * line (long). About 40 bytes.
+ * <p>Entry format of {@value #STORE} (format 2, big-endian, read only now): byte version 1, byte flags (1: Kafka half
+ * present, 2: line half present), then if Kafka: UTF-8 topic length (int) and bytes, partition (int), first and last
+ * offset (long); if lines: first and last line (long). About 40 bytes.
  */
 public final class SessionProvenance {
+    /** Format 2's store of input ranges, read (and emptied) by migration only. */
     public static final String STORE = "baton-session-provenance";
     public static final String SOURCE_LINE_HEADER = "baton.source.line";
 
     private final KeyValueStore<String, byte[]> store;
 
+    /** Format 2's range store, or null when there is none to migrate from (tools, tests of a fresh topology). */
     public SessionProvenance(KeyValueStore<String, byte[]> store) {
         this.store = store;
     }
 
-    /** The persistent, changelogged provenance store. */
+    /** Format 2's store, registered so that sessions stored by format 2 keep their range (see the class comment). */
     public static StoreBuilder<KeyValueStore<String, byte[]>> storeBuilder() {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.String(),
                 Serdes.ByteArray()).withLoggingEnabled(Map.of()).withCachingEnabled();
     }
 
-    /** The session's range so far, or null when nothing was applied for it. */
-    public Provenance of(String sessionKey) {
-        return decode(store.get(sessionKey));
+    /** The range format 2 stored for the session, or null (none, or no store to migrate from). */
+    Provenance take(String sessionKey) {
+        return store == null ? null : decode(store.get(sessionKey));
+    }
+
+    /** Deletes the session's format-2 range, if it has one (no tombstone is written for a range never stored). */
+    void forget(String sessionKey) {
+        if (store != null && store.get(sessionKey) != null) store.delete(sessionKey);
     }
 
     /**
-     * Records that the current input record was applied to the session.
-     *
-     * @param restart true when the session's state started afresh with this record (expired, or never seen)
+     * The state's range extended by the current input record, which was applied to it: its line when the record
+     * carries {@value #SOURCE_LINE_HEADER}, else its topic, partition and offset. A state that started afresh has no
+     * range yet, so the record starts one.
      */
-    public void applied(String sessionKey, RecordMetadata meta, Headers headers, boolean restart) {
-        Provenance before = restart ? null : of(sessionKey);
+    static Provenance applied(Provenance before, RecordMetadata meta, Headers headers) {
         Long line = lineOf(headers);
         Provenance after = extend(before, line == null ? meta : null, line);
-        if (after != null && !after.equals(before)) store.put(sessionKey, encode(after));
-    }
-
-    /** Forgets the session (deleted with its state). */
-    public void delete(String sessionKey) {
-        store.delete(sessionKey);
+        return after == null ? before : after;
     }
 
     /** The input line a record carries in {@value #SOURCE_LINE_HEADER}, or null (absent or not a decimal number). */

@@ -37,7 +37,8 @@ import java.util.Map;
  *       ordinal and {@code ... 0x00 'O' ordinal} → id: "seen?" and "forget the oldest").</li>
  * </ul>
  * A skeleton of format version 1 (the former single blob) is migrated on first load: decoded, written out as
- * entries, and its skeleton replaced.
+ * entries, and its skeleton replaced. A skeleton of version 1 or 2 has no input range: it is taken once from format
+ * 2's store {@value SessionProvenance#STORE} and deleted there when the session is stored (as version 3) or deleted.
  */
 public final class SessionRepository {
     public static final String SKELETON_STORE = "baton-session-state";
@@ -47,13 +48,16 @@ public final class SessionRepository {
     private final KeyValueStore<String, byte[]> skeletons;
     private final KeyValueStore<Bytes, byte[]> entries;
     private final KeyValueStore<Bytes, byte[]> ids;
+    private final SessionProvenance formerRanges;
     private final DecodedStateCache cache;
 
+    /** @param formerRanges format 2's store of input ranges (migrated from on first load), or null when none */
     SessionRepository(KeyValueStore<String, byte[]> skeletons, KeyValueStore<Bytes, byte[]> entries,
-                      KeyValueStore<Bytes, byte[]> ids, long cacheBytes) {
+                      KeyValueStore<Bytes, byte[]> ids, KeyValueStore<String, byte[]> formerRanges, long cacheBytes) {
         this.skeletons = skeletons;
         this.entries = entries;
         this.ids = ids;
+        this.formerRanges = new SessionProvenance(formerRanges);
         this.cache = new DecodedStateCache(cacheBytes);
     }
 
@@ -74,10 +78,12 @@ public final class SessionRepository {
 
     /**
      * A loaded session: its state (empty when none is stored), the skeleton it was stored as (null when none, or when
-     * it was a v1 blob just migrated), whether anything was stored, and whether storing must first delete what is
-     * stored (an expired session starting again).
+     * it was a v1 blob just migrated), whether anything was stored, whether storing must first delete what is
+     * stored (an expired session starting again), whether the state came from the decoded-state cache, and whether
+     * its input range was taken from format 2's store (deleted there when the state is stored).
      */
-    record Loaded(String key, SessionState state, byte[] skeleton, boolean existed, boolean replaces) {
+    record Loaded(String key, SessionState state, byte[] skeleton, boolean existed, boolean replaces, boolean cached,
+                  boolean formerRange) {
     }
 
     /** The session's state, or a fresh empty one. The caller mutates it, then {@link #store}s it. */
@@ -85,14 +91,21 @@ public final class SessionRepository {
         byte[] skeleton = skeletons.get(key);
         if (skeleton == null) {
             cache.forget(key);
-            return new Loaded(key, fresh(key), null, false, false);
+            return new Loaded(key, fresh(key), null, false, false, false, false);
         }
         SessionState cached = cache.take(key, skeleton);
-        if (cached != null) return new Loaded(key, cached, skeleton, true, false);
-        if (StateFormat.versionOf(skeleton) == LegacyBlobV1.VERSION) {
-            return new Loaded(key, migrate(key, skeleton), null, true, false);
+        if (cached != null) return new Loaded(key, cached, skeleton, true, false, true, false);
+        int version = StateFormat.versionOf(skeleton);
+        SessionState state = version == LegacyBlobV1.VERSION ? migrate(key, skeleton)
+                : read(key, skeleton, entries, ids);
+        boolean formerRange = false;
+        if (version < StateFormat.VERSION) {
+            // formats 1 and 2 kept the input range in a store of its own: take it from there, once
+            state.inputRange(formerRanges.take(key));
+            formerRange = state.inputRange() != null;
         }
-        return new Loaded(key, read(key, skeleton, entries, ids), skeleton, true, false);
+        return new Loaded(key, state, version == LegacyBlobV1.VERSION ? null : skeleton, true, false, false,
+                formerRange);
     }
 
     /** Reads a stored state from read-only stores (interactive queries): null when the session has none. */
@@ -141,16 +154,20 @@ public final class SessionRepository {
      */
     byte[] store(Loaded loaded, SessionState state) {
         if (loaded.replaces()) delete(loaded.key());
-        byte[] skeleton = StateStorage.flush(state, new Entries(prefix(loaded.key()), entries));
-        idsOf(loaded, state).flush();
+        Ids log = idsOf(loaded, state);
+        byte[] skeleton = StateStorage.flush(state, new Entries(log.prefix, entries));
+        log.flush();
         if (loaded.skeleton() == null || !Arrays.equals(loaded.skeleton(), skeleton)) skeletons.put(loaded.key(), skeleton);
-        cache.keep(loaded.key(), skeleton, state);
+        if (loaded.formerRange()) formerRanges.forget(loaded.key());
+        cache.keep(loaded.key(), skeleton, state, loaded.cached());
         return skeleton;
     }
 
-    /** Deletes the session: its skeleton, every entry and every remembered id. */
+    /** Deletes the session: its skeleton, every entry and every remembered id (and a format-2 input range). */
     void delete(String key) {
         cache.forget(key);
+        byte[] skeleton = skeletons.get(key);
+        if (skeleton != null && StateFormat.versionOf(skeleton) < StateFormat.VERSION) formerRanges.forget(key);
         skeletons.delete(key);
         deletePrefix(entries, prefix(key));
         deletePrefix(ids, prefix(key));
@@ -162,7 +179,7 @@ public final class SessionRepository {
      */
     Loaded restart(Loaded stored) {
         cache.forget(stored.key());
-        return new Loaded(stored.key(), fresh(stored.key()), null, false, true);
+        return new Loaded(stored.key(), fresh(stored.key()), null, false, true, false, false);
     }
 
     void clearCache() {
@@ -195,7 +212,19 @@ public final class SessionRepository {
     }
 
     static Bytes entryKey(byte[] prefix, EntryKind kind, long number) {
-        return Bytes.wrap(ByteBuffer.allocate(prefix.length + 9).put(prefix).put(kind.code()).putLong(number).array());
+        return Bytes.wrap(key(prefix, kind.code(), number));
+    }
+
+    /** {@code prefix tag number(8 bytes, big-endian)}: one array, written in place. */
+    private static byte[] key(byte[] prefix, byte tag, long number) {
+        int p = prefix.length;
+        byte[] k = Arrays.copyOf(prefix, p + 9);
+        k[p] = tag;
+        for (int i = 8; i >= 1; i--) {
+            k[p + i] = (byte) number;
+            number >>>= 8;
+        }
+        return k;
     }
 
     /** One session's entries in {@value #ENTRY_STORE}. */
@@ -248,7 +277,7 @@ public final class SessionRepository {
         }
 
         private Bytes ordinalKey(long ordinal) {
-            return Bytes.wrap(ByteBuffer.allocate(prefix.length + 9).put(prefix).put((byte) 'O').putLong(ordinal).array());
+            return Bytes.wrap(key(prefix, (byte) 'O', ordinal));
         }
 
         @Override

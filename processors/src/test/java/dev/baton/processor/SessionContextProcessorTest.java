@@ -7,12 +7,14 @@ import dev.baton.engine.model.Role;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.model.Turn;
 import dev.baton.engine.policy.Policy;
+import dev.baton.engine.snapshot.Provenance;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.state.EntryKind;
 import dev.baton.engine.state.LegacyBlobV1;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
 import dev.baton.engine.state.StateFormat;
+import dev.baton.engine.state.StateStorage;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -226,5 +228,51 @@ class SessionContextProcessorTest {
         assertThat(rig.entries(EntryKind.TURN)).isEqualTo(expected.body().size() + 2);
         rig.send(new Handoff("h-1", null, "opus", Target.LOCAL, null, null, null)); // remembered before the upgrade
         assertThat(rig.forwarded("snapshots")).hasSize(1);
+    }
+
+    @Test
+    void shouldTakeTheInputRangeOfAVersion2SessionFromItsFormerStoreOnce() {
+        Policy p = Policy.defaults();
+        Rig rig = new Rig(p, SessionProcessorOptions.DEFAULT_DECODED_CACHE_BYTES);
+        for (long seq = 0; seq < 5; seq++) rig.send(turn(seq)); // offsets 0..4
+        // Turn what is stored into what format 2 stored: the skeleton without its input range (a v3 skeleton without
+        // one ends with the byte 0 for "no range"), entries with version byte 2, the range in its former store.
+        SessionState stored = SessionRepository.read(KEY, rig.skeletons, rig.entries, rig.ids);
+        assertThat(stored.inputRange()).isEqualTo(new Provenance("baton.session-events", 0, 0L, 4L, null, null));
+        stored.inputRange(null);
+        byte[] v3 = StateStorage.InMemory.of(stored).skeleton;
+        assertThat(v3[v3.length - 1]).isZero();
+        byte[] v2 = java.util.Arrays.copyOf(v3, v3.length - 1);
+        v2[0] = 2;
+        rig.skeletons.put(KEY, v2);
+        List<KeyValue<Bytes, byte[]>> entries = new ArrayList<>();
+        rig.entries.all().forEachRemaining(entries::add);
+        for (KeyValue<Bytes, byte[]> e : entries) {
+            byte[] value = e.value.clone();
+            value[0] = 2;
+            rig.entries.put(e.key, value);
+        }
+        rig.provenance.put(KEY, SessionProvenance.encode(new Provenance("baton.session-events", 0, 0L, 4L, null, null)));
+
+        rig.send(new Handoff("after-upgrade", null, "opus", Target.LOCAL, null, null, null)); // offset 5
+        assertThat(rig.forwarded("snapshots")).singleElement().satisfies(o -> assertThat(((Snapshot) o).provenance())
+                .isEqualTo(new Provenance("baton.session-events", 0, 0L, 5L, null, null)));
+        assertThat(StateFormat.versionOf(rig.skeletons.get(KEY))).isEqualTo(StateFormat.VERSION);
+        assertThat(rig.provenance.get(KEY)).as("taken from the former store once, then deleted there").isNull();
+
+        rig.send(new Handoff("later", null, "opus", Target.LOCAL, null, null, null)); // offset 6
+        assertThat(rig.forwarded("snapshots")).hasSize(2).last().satisfies(o -> assertThat(((Snapshot) o).provenance())
+                .isEqualTo(new Provenance("baton.session-events", 0, 0L, 6L, null, null)));
+        assertThat(rig.count(rig.provenance)).isZero();
+    }
+
+    @Test
+    void shouldNotTouchTheFormerRangeStoreForSessionsStoredSinceVersion3() {
+        Rig rig = new Rig(Policy.defaults(), SessionProcessorOptions.DEFAULT_DECODED_CACHE_BYTES);
+        for (long seq = 0; seq < 3; seq++) rig.send(turn(seq));
+        rig.send(new Handoff("h", null, "opus", Target.LOCAL, null, null, null));
+        assertThat(rig.forwarded("snapshots")).singleElement().satisfies(o -> assertThat(((Snapshot) o).provenance())
+                .isEqualTo(new Provenance("baton.session-events", 0, 0L, 3L, null, null)));
+        assertThat(rig.count(rig.provenance)).isZero();
     }
 }

@@ -23,7 +23,8 @@ import java.util.Properties;
  *     -> baton-decode            SessionEventDecoder (size, bytes, schema, key, fields); rejections
  *                                -> baton-dead-letter-writer
  *     -> baton-session-context   SessionContextProcessor, stores baton-session-state, baton-session-entries,
- *                                baton-handoff-ids, baton-session-timers, baton-session-provenance,
+ *                                baton-handoff-ids, baton-session-timers, baton-session-provenance (format 2's
+ *                                input ranges, read once per migrated session),
  *                                reads the global store baton-tenant-policies
  *          -> baton-snapshot-writer -> baton-context-snapshots-sink (baton.context-snapshots)
  *          -> baton-dead-letter-writer (LATE_TURN, INTERNAL)

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.config.BatonConfig;
 import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.snapshot.Provenance;
+import dev.baton.engine.state.SessionState;
 import dev.baton.processor.SessionProvenance;
+import dev.baton.processor.SessionRepository;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
@@ -75,7 +77,9 @@ class AuditTopologyTest {
             assertThat(provenance(h, SessionKey.of(T, A).toString())).isNotNull();
             h.advance(Duration.ofSeconds(61));
             assertThat(h.sessionStore().get(SessionKey.of(T, A).toString())).isNull();
-            assertThat(provenanceStore(h).get(SessionKey.of(T, A).toString())).isNull();
+            assertThat(provenance(h, SessionKey.of(T, A).toString())).isNull();
+            assertThat(count(h.driver.getKeyValueStore(SessionProvenance.STORE))).as("format 2's store stays empty")
+                    .isZero();
 
             h.send(h.turn(T, A, 0, "user", "USER", "a new session under the same key")); // offset 2
             h.send(h.handoff(T, A, "h1", null, "coder", null));                        // offset 3
@@ -146,11 +150,22 @@ class AuditTopologyTest {
         assertThat(p.get("first_line").isNull()).isTrue();
     }
 
-    private static KeyValueStore<String, byte[]> provenanceStore(Harness h) {
-        return h.driver.getKeyValueStore(SessionProvenance.STORE);
+    private static long count(KeyValueStore<String, byte[]> store) {
+        long n = 0;
+        try (var it = store.all()) {
+            while (it.hasNext()) {
+                it.next();
+                n++;
+            }
+        }
+        return n;
     }
 
+    /** The input range stored in the session's skeleton (format 3), or null when the session has no state. */
     private static Provenance provenance(Harness h, String key) {
-        return new SessionProvenance(provenanceStore(h)).of(key);
+        SessionState state = SessionRepository.read(key, h.driver.getKeyValueStore(SessionRepository.SKELETON_STORE),
+                h.driver.getKeyValueStore(SessionRepository.ENTRY_STORE),
+                h.driver.getKeyValueStore(SessionRepository.HANDOFF_ID_STORE));
+        return state == null ? null : state.inputRange();
     }
 }

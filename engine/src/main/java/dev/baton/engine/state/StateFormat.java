@@ -7,6 +7,7 @@ import dev.baton.engine.model.Target;
 import dev.baton.engine.model.ToolCall;
 import dev.baton.engine.model.ToolStep;
 import dev.baton.engine.model.Turn;
+import dev.baton.engine.snapshot.Provenance;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,13 +16,15 @@ import java.util.List;
  * The stored format of a session's state, version {@value #VERSION}: an explicit binary layout, written and read
  * field by field in the order below (primitives in {@link Binary}: zig-zag varints, length-prefixed UTF-8 with -1
  * for null, one-byte booleans, counted lists). Every value starts with the version byte; a reader refuses a version
- * it does not know rather than misread it, and version 1 (the single JSON blob of Baton before per-turn entries) is
- * read by {@link LegacyBlobV1} and migrated (see docs/operations.md, "Stored state"). Renaming a Java field changes
- * nothing here: the layout is this code and docs/state-format.md, and {@code StoredFormatGoldenTest} decodes
- * committed bytes of every version.
+ * it does not know rather than misread it. Version 2 values are read as well: the entries' layouts are the same in
+ * 2 and 3, and a version-2 skeleton is a version-3 skeleton without its last field, the input range (which version 2
+ * kept in a store of its own; the processor takes it from there once, see docs/state-format.md). Version 1 (the
+ * single JSON blob of Baton before per-turn entries) is read by {@link LegacyBlobV1} and migrated (see
+ * docs/operations.md, "Stored state"). Renaming a Java field changes nothing here: the layout is this code and
+ * docs/state-format.md, and {@code StoredFormatGoldenTest} decodes committed bytes of every version.
  *
  * <pre>
- * skeleton   := 2 ordering transcript ledger actors handoffs counters
+ * skeleton   := 3 ordering transcript ledger actors handoffs counters input
  * ordering   := nextSeq lastAppliedSeq firstAppliedSeq turnCount heldBytes heldSinceMillis
  *               count (from to count)* bool[olderMissing] (from to count)?
  * transcript := headUserSeq headAssistantSeq compactedCount compactedFrom compactedTo lineChars bool[overflow]
@@ -31,23 +34,27 @@ import java.util.List;
  * waiting    := handoff occurredAtMillis parkedAtMillis
  * handoff    := str[id] str?[from] str[to] byte[target] str?[brief] bool (asOfSeq)? bool (budget)?
  * counters   := duplicateTurns lastEventMillis closedAtMillis bool[compaction]
+ * input      := byte[flags: 1 Kafka half, 2 line half] (str[topic] partition firstOffset lastOffset)?
+ *               (firstLine lastLine)?                                  (absent in version 2)
  *
- * TURN   := 2 seq str[agent] byte[role] str[text] bool (count step*)? bool (count call*)? strs[toolNames]
+ * TURN   := 3 seq str[agent] byte[role] str[text] bool (count step*)? bool (count call*)? strs[toolNames]
  *           bool[trailBearing] bool[manifested] bool (callingSeq str[agent] str?[callId] str[tool] str[args])?
  *           str?[toolCallId]
  * step   := str?[callId] str[tool] str[arguments] str?[result] byte[status]
  * call   := str?[callId] str[tool] str[arguments] str?[result] answeredBySeq
- * HELD   := 2 seq str[agent] byte[role] str[text] count step* count (str?[callId] str[tool] str[args])*
+ * HELD   := 3 seq str[agent] byte[role] str[text] count step* count (str?[callId] str[tool] str[args])*
  *           str?[toolCallId] str?[provider] str?[model]
- * DIGEST := 2 seq str[line]
- * TRAIL  := 2 seq str[agent] strs[toolNames] bytes bool[manifested]
- * CALL   := 2 ordinal callingSeq str[agent] str[callId] str[tool] str[arguments]
+ * DIGEST := 3 seq str[line]
+ * TRAIL  := 3 seq str[agent] strs[toolNames] bytes bool[manifested]
+ * CALL   := 3 ordinal callingSeq str[agent] str[callId] str[tool] str[arguments]
  * </pre>
- * Enum bytes are fixed here, not Java ordinals: role USER 0, ASSISTANT 1, SYSTEM 2, TOOL 3; status OK 0, ERROR 1,
- * CLEARED 2; target LOCAL 0, CLAUDE_CLI 1.
+ * (Entries of version 2 are the same with a leading 2.) Enum bytes are fixed here, not Java ordinals: role USER 0,
+ * ASSISTANT 1, SYSTEM 2, TOOL 3; status OK 0, ERROR 1, CLEARED 2; target LOCAL 0, CLAUDE_CLI 1.
  */
 public final class StateFormat {
-    public static final byte VERSION = 2;
+    public static final byte VERSION = 3;
+    /** The previous version, still read: the same entries, and a skeleton without the input range. */
+    public static final byte VERSION_2 = 2;
 
     private StateFormat() {
     }
@@ -60,9 +67,9 @@ public final class StateFormat {
 
     private static Binary.Reader reader(byte[] value, String what) {
         int v = versionOf(value);
-        if (v != VERSION) {
+        if (v != VERSION && v != VERSION_2) {
             throw new IllegalStateException(what + " format version " + v + " is not supported here (expected "
-                    + VERSION + "); see docs/operations.md, \"Stored state\"");
+                    + VERSION + " or " + VERSION_2 + "); see docs/operations.md, \"Stored state\"");
         }
         return new Binary.Reader(value, 1);
     }
@@ -96,6 +103,7 @@ public final class StateFormat {
             w.num(wh.occurredAtMillis()).num(wh.parkedAtMillis());
         }
         w.num(s.duplicateTurns).num(s.lastEventMillis).num(s.closedAtMillis).bool(s.compaction);
+        input(w, s.inputRange);
         return w.bytes();
     }
 
@@ -139,8 +147,41 @@ public final class StateFormat {
         s.lastEventMillis = r.num();
         s.closedAtMillis = r.num();
         s.compaction = r.bool();
+        if (versionOf(bytes) >= VERSION) s.inputRange = input(r);
         r.end();
         return new Skeleton(s, headUser, headAssistant);
+    }
+
+    private static void input(Binary.Writer w, Provenance p) {
+        if (p == null) {
+            w.raw(0);
+            return;
+        }
+        boolean kafka = p.topic() != null;
+        boolean lines = p.firstLine() != null;
+        w.raw((kafka ? 1 : 0) | (lines ? 2 : 0));
+        if (kafka) w.str(p.topic()).num(p.partition()).num(p.firstOffset()).num(p.lastOffset());
+        if (lines) w.num(p.firstLine()).num(p.lastLine());
+    }
+
+    private static Provenance input(Binary.Reader r) {
+        int flags = r.raw();
+        if (flags > 3) throw new IllegalArgumentException("bad input range flags " + flags);
+        if (flags == 0) return null;
+        String topic = null;
+        Integer partition = null;
+        Long firstOffset = null, lastOffset = null, firstLine = null, lastLine = null;
+        if ((flags & 1) != 0) {
+            topic = r.str();
+            partition = (int) r.num();
+            firstOffset = r.num();
+            lastOffset = r.num();
+        }
+        if ((flags & 2) != 0) {
+            firstLine = r.num();
+            lastLine = r.num();
+        }
+        return new Provenance(topic, partition, firstOffset, lastOffset, firstLine, lastLine);
     }
 
     private static void range(Binary.Writer w, MissingRange r) {

@@ -18,15 +18,11 @@ public final class StateStorage {
     public static byte[] flush(SessionState state, SessionEntries entries) {
         StateJournal journal = state.journal;
         if (journal == null) throw new IllegalStateException("the state records no changes: call journal() first");
-        for (StateJournal.Change c : journal.drain()) {
-            if (!c.put()) {
-                entries.delete(c.kind(), c.number());
-                continue;
-            }
-            byte[] value = encode(state, c.kind(), c.number());
-            if (value == null) entries.delete(c.kind(), c.number());
-            else entries.put(c.kind(), c.number(), value);
-        }
+        journal.drainTo((kind, number, put) -> {
+            byte[] value = put ? encode(state, kind, number) : null;
+            if (value == null) entries.delete(kind, number);
+            else entries.put(kind, number, value);
+        });
         return StateFormat.encodeSkeleton(state);
     }
 

@@ -517,9 +517,16 @@ public final class SessionArbitraries {
         return scenario(mode, policies, 0, 40, 0, 0, Arbitraries.just(Target.LOCAL));
     }
 
-    /** Long sessions (300–3,000 turns cycling through up to 30 plans) with small transcript budgets. */
+    /**
+     * Long sessions (300–3,000 turns cycling through up to 30 plans) with small transcript budgets. Their plans can
+     * leave more than the default 1,000 legacy calls unanswered; past that bound the oldest are forgotten by design
+     * and their answers narrated as calls of tool {@code unknown} (R1OwnershipAndNarrationTest), which the
+     * uncompacted reference does not do. The policy therefore remembers more calls than a scenario can open, so that
+     * what these sessions compare is compaction, within every bound.
+     */
     public static Arbitrary<Scenario> longSessions() {
-        return scenario(Mode.SMALL, policy(2_000, 20_000), 3, 30, 300, 3_000,
+        return scenario(Mode.SMALL, policy(2_000, 20_000).map(p -> p.toBuilder().maxOpenLegacyCalls(100_000).build()),
+                3, 30, 300, 3_000,
                 Arbitraries.frequency(Tuple.of(4, Target.LOCAL), Tuple.of(1, Target.CLAUDE_CLI)));
     }
 }

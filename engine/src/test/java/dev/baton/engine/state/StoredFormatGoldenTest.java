@@ -5,6 +5,7 @@ import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Role;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.model.Turn;
+import dev.baton.engine.snapshot.Provenance;
 import dev.baton.engine.snapshot.Snapshot;
 import org.junit.jupiter.api.Test;
 
@@ -22,15 +23,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The stored formats of every version stay readable: committed golden bytes (src/test/resources/state/) written from
- * {@link StoredFormatScenario} — v1 by the former single-blob JSON codec, v2 by {@link StateStorage} — decode into a
- * state that renders exactly what the scenario's events render when applied afresh, and goes on accepting events
- * the same way. A changed layout without a new version fails {@link #shouldWriteTheV2GoldenBytesUnchanged}; the
- * files of released versions are never rewritten (write a new file for a new version with
- * {@code -Dbaton.golden.write=v3} and keep decoding the old ones).
+ * {@link StoredFormatScenario} — v1 by the former single-blob JSON codec, v2 and v3 by {@link StateStorage} (v3 with
+ * an input range in the skeleton) — decode into a state that renders exactly what the scenario's events render when
+ * applied afresh, and goes on accepting events the same way. A changed layout without a new version fails
+ * {@link #shouldWriteTheV3GoldenBytesUnchanged}; the files of released versions are never rewritten (write a new
+ * file for a new version with {@code -Dbaton.golden.write=v4} and keep decoding the old ones).
  */
 class StoredFormatGoldenTest {
     static final Path V1 = Path.of("src/test/resources/state/v1-session-blob.bin");
     static final Path V2 = Path.of("src/test/resources/state/v2-session-entries.bin");
+    static final Path V3 = Path.of("src/test/resources/state/v3-session-entries.bin");
+    /** Both halves, so that the golden bytes hold every field of the range (a real session has one of them). */
+    static final Provenance RANGE = new Provenance("baton.session-events", 3, 1_000L, 1_070L, 7L, 70L);
 
     static SessionState fresh() {
         return StoredFormatScenario.apply(SessionState.empty());
@@ -81,11 +85,52 @@ class StoredFormatGoldenTest {
     }
 
     @Test
-    void shouldWriteTheV2GoldenBytesUnchanged() throws IOException {
-        byte[] now = write(StateStorage.InMemory.of(fresh()));
-        if ("v2".equals(System.getProperty("baton.golden.write"))) Files.write(V2, now);
-        assertThat(now).as("the v2 layout changed: give the new layout a new version, keep reading v2")
-                .isEqualTo(Files.readAllBytes(V2));
+    void shouldDecodeTheV2GoldenEntriesWithoutAnInputRange() throws IOException {
+        // version 2 kept the range in a store of its own: the processor takes it from there (SessionRepository)
+        assertThat(read(Files.readAllBytes(V2)).load().inputRange()).isNull();
+    }
+
+    @Test
+    void shouldReadV2EntriesBesideAV3Skeleton() throws IOException {
+        // a session migrated in place: its skeleton is rewritten as v3 at once, its untouched entries stay v2
+        StateStorage.InMemory golden = read(Files.readAllBytes(V2));
+        SessionState loaded = golden.load();
+        loaded.inputRange(RANGE);
+        golden.skeleton = StateFormat.encodeSkeleton(loaded);
+        assertThat(StateFormat.versionOf(golden.skeleton)).isEqualTo(3);
+        List<Integer> entryVersions = new ArrayList<>();
+        golden.scan((kind, number, value) -> entryVersions.add((int) value[0]));
+        assertThat(entryVersions).containsOnly(2);
+        SessionState mixed = golden.load();
+        assertThat(mixed.inputRange()).isEqualTo(RANGE);
+        assertThat(behaviour(mixed)).isEqualTo(behaviour(fresh()));
+    }
+
+    @Test
+    void shouldDecodeTheV3GoldenEntriesIntoAStateThatBehavesAsTheEvents() throws IOException {
+        SessionState golden = read(Files.readAllBytes(V3)).load();
+        assertThat(golden.inputRange()).isEqualTo(RANGE);
+        assertThat(behaviour(golden)).isEqualTo(behaviour(fresh()));
+    }
+
+    @Test
+    void shouldRoundTripEveryShapeOfInputRange() {
+        for (Provenance p : new Provenance[]{null, RANGE, new Provenance("t", 0, 0L, 0L, null, null),
+                new Provenance(null, null, null, null, 1L, 9L), new Provenance("ü-topic", 7, -1L, Long.MAX_VALUE, null, null)}) {
+            SessionState s = fresh();
+            s.inputRange(p);
+            assertThat(StateStorage.InMemory.roundTrip(s).inputRange()).isEqualTo(p);
+        }
+    }
+
+    @Test
+    void shouldWriteTheV3GoldenBytesUnchanged() throws IOException {
+        SessionState s = fresh();
+        s.inputRange(RANGE);
+        byte[] now = write(StateStorage.InMemory.of(s));
+        if ("v3".equals(System.getProperty("baton.golden.write"))) Files.write(V3, now);
+        assertThat(now).as("the v3 layout changed: give the new layout a new version, keep reading v3")
+                .isEqualTo(Files.readAllBytes(V3));
     }
 
     @Test
