@@ -3,7 +3,6 @@ package dev.baton.egress;
 import dev.baton.avro.ContextSnapshot;
 import dev.baton.avro.FramingKind;
 import dev.baton.avro.Target;
-import dev.baton.avro.TruncationKind;
 import dev.baton.engine.snapshot.Message;
 import dev.baton.engine.snapshot.Provenance;
 import dev.baton.engine.snapshot.TokenCount;
@@ -79,7 +78,7 @@ public interface SnapshotEncoder {
         }
         List<dev.baton.avro.Truncation> truncations = new ArrayList<>(s.truncations().size());
         for (Truncation t : s.truncations()) {
-            truncations.add(new dev.baton.avro.Truncation(TruncationKind.valueOf(t.kind().name()), t.seqFrom(), t.seqTo(),
+            truncations.add(new dev.baton.avro.Truncation(AvroEnums.truncation(t.kind()), t.seqFrom(), t.seqTo(),
                     t.count(), t.marker()));
         }
         var r = s.retention();

@@ -6,6 +6,9 @@ import org.apache.avro.generic.GenericEnumSymbol;
 import org.apache.avro.generic.IndexedRecord;
 
 import java.io.ByteArrayOutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -64,6 +67,19 @@ public final class SnapshotHash {
         return bytes.toByteArray();
     }
 
+    /**
+     * One string's canonical form (UTF-8 bytes, quotes included), by the fast path or, with {@code byChars}, by the
+     * char-by-char reference: for the tests that pin the two to each other.
+     */
+    static byte[] canonicalString(String s, boolean byChars) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Canonical out = new Canonical(null, bytes);
+        if (byChars) out.stringByChars(s);
+        else out.string(s);
+        out.flush();
+        return bytes.toByteArray();
+    }
+
     /** A record schema's fields sorted by name, with each name already written as a canonical JSON string. */
     private record SortedFields(Schema.Field[] fields, byte[][] names) {
     }
@@ -107,7 +123,12 @@ public final class SnapshotHash {
     }
 
     private static void value(Object v, Canonical out) {
-        if (v instanceof IndexedRecord r) {
+        // Exact classes first (String, Long: one compare each), interfaces after (each a scan of the supertypes).
+        if (v.getClass() == String.class) {
+            out.string((String) v);
+        } else if (v.getClass() == Long.class) {
+            out.ascii(Long.toString((Long) v));
+        } else if (v instanceof IndexedRecord r) {
             record(r, out, false);
         } else if (v instanceof CharSequence s) {
             out.string(s.toString());
@@ -146,7 +167,9 @@ public final class SnapshotHash {
 
         private final MessageDigest digest;
         private final ByteArrayOutputStream bytes;
-        private final byte[] buf = new byte[16 * 1024];
+        /** Flushed when full, except while a string is written (it may grow to hold one string's whole form). */
+        private byte[] buf = new byte[FLUSH_AT];
+        private static final int FLUSH_AT = 16 * 1024;
         private int pos;
 
         Canonical(MessageDigest digest, ByteArrayOutputStream bytes) {
@@ -185,10 +208,131 @@ public final class SnapshotHash {
             pos += b.length;
         }
 
+        /**
+         * A string as a canonical JSON string. The fast path is for ASCII strings (most of a transcript): their
+         * canonical form is their own bytes with {@code "}, {@code \\} and bytes below 0x20 escaped. It takes the
+         * string's ISO-8859-1 bytes ({@code getBytes}: a plain copy for a Latin-1 string, an intrinsic for others;
+         * every char above 0xff becomes {@code ?}) and copies them eight at a time while no byte needs escaping. A
+         * byte at or above 0x80, or more {@code ?} bytes than {@code ?} chars in the string, means the string is not
+         * ASCII: what was written of it is taken back (a string's form is held whole in the buffer, never flushed
+         * half-way) and it is written char by char ({@link #stringByChars}, with UTF-8 and lone surrogates: the
+         * reference, which the tests compare the fast path against).
+         */
+        void string(String s) {
+            if (s.length() <= SHORT_STRING) {
+                stringByChars(s); // names, roles, ids: no array to allocate, one short loop
+                return;
+            }
+            if (pos >= FLUSH_AT) flush();
+            byte[] latin = s.getBytes(StandardCharsets.ISO_8859_1);
+            int len = latin.length;
+            int start = pos;
+            grow(len + 2);
+            buf[pos++] = '"';
+            int questionMarks = 0;
+            byte[] b = buf;
+            int p = pos;
+            int i = 0;
+            while (i < len) {
+                // Eight bytes at a time while none needs escaping, is '?' or is not ASCII (an exact test), as they are.
+                while (i + 8 <= len) {
+                    long x = (long) LONGS.get(latin, i);
+                    if (hasSpecialOrQuestionMarkOrHighBit(x)) break;
+                    LONGS.set(b, p, x);
+                    p += 8;
+                    i += 8;
+                }
+                // Then byte by byte to the end of that word (or of the string).
+                int wordEnd = Math.min(len, i + 8);
+                for (; i < wordEnd; i++) {
+                    byte c = latin[i];
+                    if (c < 0) {
+                        pos = start; // not ASCII: take it back, write it char by char
+                        stringByChars(s);
+                        return;
+                    }
+                    if (c < 0x20 || c == '"' || c == '\\') {
+                        if (b.length - p < 6 + len - i) {
+                            pos = p;
+                            grow(6 + len - i);
+                            b = buf;
+                        }
+                        p = escapeByte(b, p, c);
+                    } else {
+                        if (c == '?') questionMarks++;
+                        b[p++] = c;
+                    }
+                }
+            }
+            pos = p;
+            buf[pos++] = '"';
+            if (questionMarks > 0 && questionMarks != count(s, '?')) {
+                pos = start; // a char above 0xff became '?': take it back, write it char by char
+                stringByChars(s);
+            }
+        }
+
+        /** Strings up to this length go char by char: for them the UTF-8 array costs more than it saves. */
+        private static final int SHORT_STRING = 24;
+
+        private static int count(String s, char c) {
+            int n = 0;
+            for (int k = s.indexOf(c); k >= 0; k = s.indexOf(c, k + 1)) n++;
+            return n;
+        }
+
+        /** Makes room for {@code n} more bytes by growing the buffer (not flushing: see {@link #string}). */
+        private void grow(int n) {
+            if (buf.length - pos >= n) return;
+            buf = java.util.Arrays.copyOf(buf, Math.max(pos + n, 2 * buf.length));
+        }
+
+        private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+        private static final long ONES = 0x0101010101010101L;
+        private static final long HIGHS = 0x8080808080808080L;
+
+        /**
+         * True when one of the eight bytes of {@code x} is below 0x20, {@code "}, {@code \\}, {@code ?} or at or above
+         * 0x80 (exact: a word of none of them is never taken for one, and the other way round).
+         */
+        private static boolean hasSpecialOrQuestionMarkOrHighBit(long x) {
+            long below = (x - 0x2020202020202020L) & ~x;
+            long q = x ^ 0x2222222222222222L;
+            long quote = (q - ONES) & ~q;
+            long bs = x ^ 0x5c5c5c5c5c5c5c5cL;
+            long backslash = (bs - ONES) & ~bs;
+            long qm = x ^ 0x3f3f3f3f3f3f3f3fL;
+            long question = (qm - ONES) & ~qm;
+            return ((below | quote | backslash | question | x) & HIGHS) != 0;
+        }
+
+        /** Writes byte {@code c} (below 0x20, {@code "} or {@code \\}) escaped at {@code p}; returns the new end. */
+        private static int escapeByte(byte[] b, int p, byte c) {
+            b[p++] = '\\';
+            switch (c) {
+                case '"' -> b[p++] = '"';
+                case '\\' -> b[p++] = '\\';
+                case '\b' -> b[p++] = 'b';
+                case '\t' -> b[p++] = 't';
+                case '\n' -> b[p++] = 'n';
+                case '\f' -> b[p++] = 'f';
+                case '\r' -> b[p++] = 'r';
+                default -> {
+                    b[p++] = 'u';
+                    b[p++] = '0';
+                    b[p++] = '0';
+                    b[p++] = HEX[(c >> 4) & 0xf];
+                    b[p++] = HEX[c & 0xf];
+                }
+            }
+            return p;
+        }
+
         /** Chars of the string being written (bulk-copied: a loop over an array beats charAt's per-call checks). */
         private char[] chars = new char[1024];
 
-        void string(String s) {
+        /** {@link #string} char by char, with every rule of the class comment: the reference of the fast path. */
+        void stringByChars(String s) {
             ascii('"');
             int n = s.length();
             if (chars.length < n) chars = new char[Math.max(n, 2 * chars.length)];

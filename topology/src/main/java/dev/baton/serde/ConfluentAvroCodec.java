@@ -4,14 +4,11 @@ import dev.baton.avro.ShippedSchemas;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.AvroTypeException;
 import org.apache.avro.Schema;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
@@ -48,13 +45,27 @@ public final class ConfluentAvroCodec<T extends SpecificRecord> {
     private final Map<String, Map<Schema, Integer>> idBySubjectAndSchema = new ConcurrentHashMap<>();
     private final Map<Integer, SpecificDatumReader<T>> readerById = new ConcurrentHashMap<>();
     private final Map<Schema, SpecificDatumWriter<T>> writerBySchema = new ConcurrentHashMap<>();
-    /** Size of the last value written: the next one's buffer starts there (a hint; races are harmless). */
-    private volatile int lastSize = 256;
+    /**
+     * The writers' data model: this type's, with Avro's generated per-record coders on (records that have them, e.g.
+     * the snapshot's messages, write themselves field by field instead of through the generic schema walk and union
+     * resolution: the same bytes). A model of its own, so that the shared one and the readers are left as they are.
+     */
+    private final SpecificData writerModel;
+    /** One reusable encoder per writing thread (the array keeps its size: snapshots run to hundreds of KB). */
+    private final ThreadLocal<ByteArrayBinaryEncoder> encoders =
+            ThreadLocal.withInitial(() -> new ByteArrayBinaryEncoder(INITIAL_BUFFER_BYTES));
+
+    static final int INITIAL_BUFFER_BYTES = 4 * 1024;
+    /** An encoder grown beyond this by an unusually large value is not kept for the next one. */
+    static final int MAX_RETAINED_BUFFER_BYTES = 8 * 1024 * 1024;
 
     public ConfluentAvroCodec(SchemaRegistryClient registry, Class<T> type) {
         this.registry = registry;
         this.model = SpecificData.getForClass(type);
         this.readerSchema = model.getSchema(type);
+        this.writerModel = new SpecificData(type.getClassLoader());
+        for (org.apache.avro.Conversion<?> c : model.getConversions()) writerModel.addLogicalTypeConversion(c);
+        writerModel.setCustomCoders(true);
     }
 
     /** The reader schema (this type's schema). */
@@ -69,23 +80,22 @@ public final class ConfluentAvroCodec<T extends SpecificRecord> {
         String subject = ConfluentWireFormat.valueSubject(topic);
         int id = idBySubjectAndSchema.computeIfAbsent(subject, k -> new ConcurrentHashMap<>())
                 .computeIfAbsent(schema, k -> registry.register(subject, ShippedSchemas.forSchema(schema)));
-        SpecificDatumWriter<T> writer = writerBySchema.computeIfAbsent(schema, s -> new SpecificDatumWriter<>(s, model));
-        // Sized like the last value written (snapshots run to hundreds of KB: growing from 256 bytes copied them
-        // over and over); buffered, so that Avro's many small writes do not each call the stream.
-        int hint = lastSize;
-        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(256, hint + hint / 8));
+        SpecificDatumWriter<T> writer = writerBySchema.computeIfAbsent(schema,
+                s -> new SpecificDatumWriter<>(s, writerModel));
+        // Written straight into this thread's reusable array (no stream, no buffered encoder, no copies per value).
+        ByteArrayBinaryEncoder encoder = encoders.get();
+        encoder.reset();
         byte[] header = new byte[ConfluentWireFormat.HEADER_SIZE];
         ConfluentWireFormat.writeHeader(header, id);
-        out.writeBytes(header);
+        encoder.writeFixed(header, 0, header.length);
         try {
-            BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
             writer.write(record, encoder);
-            encoder.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            if (encoder.capacity() > MAX_RETAINED_BUFFER_BYTES) encoders.remove();
         }
-        byte[] value = out.toByteArray();
-        lastSize = value.length;
+        byte[] value = encoder.toByteArray();
         return value;
     }
 

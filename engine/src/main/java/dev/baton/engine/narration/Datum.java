@@ -19,6 +19,14 @@ public record Datum(String head, String marker, String tail) {
         return Escaping.escape(head) + "\n" + marker + "\n" + Escaping.escape(tail);
     }
 
+    /** Appends {@link #escaped()} to {@code out} without building it first. */
+    public StringBuilder escapedTo(StringBuilder out) {
+        Escaping.escapeTo(head, out);
+        if (marker == null) return out;
+        out.append('\n').append(marker).append('\n');
+        return Escaping.escapeTo(tail, out);
+    }
+
     /** As shown where data is not escaped (user, assistant and tool message contents). */
     public String plain() {
         if (marker == null) return head;

@@ -37,6 +37,28 @@ public final class Escaping {
         return out == null ? datum : out.append(datum, copied, n).toString();
     }
 
+    /**
+     * Appends {@code escape(datum)} to {@code out} without building it first: the runs between escaped line starts
+     * are appended in bulk (for a caller that writes a whole message in one presized builder).
+     */
+    public static StringBuilder escapeTo(String datum, StringBuilder out) {
+        if (datum == null || datum.isEmpty()) return out;
+        if (datum.indexOf('\r') >= 0) return out.append(escapeAnyBreaks(datum));
+        int n = datum.length();
+        int copied = 0;
+        int start = 0;
+        while (true) {
+            if (start < n && needsEscape(datum.charAt(start))) {
+                out.append(datum, copied, start).append('\\');
+                copied = start;
+            }
+            int nl = datum.indexOf('\n', start);
+            if (nl < 0) break;
+            start = nl + 1;
+        }
+        return out.append(datum, copied, n);
+    }
+
     /** {@code escape(datum).length()} without building the escaped text. */
     public static int escapedLength(String datum) {
         if (datum == null) return 0;

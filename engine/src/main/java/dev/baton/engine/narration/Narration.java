@@ -18,7 +18,19 @@ public final class Narration {
 
     /** The narrated system-message content of a step. */
     public static String narrate(StepView s) {
-        return callLine(s) + "\n" + outcomeLine(s);
+        // One builder, sized from the parts' lengths plus room for a few escapes (not counted: that would scan the
+        // result once more): the escaped arguments and result are appended into it, not built as strings of their
+        // own and concatenated (results are most of a transcript's bytes).
+        StringBuilder sb = new StringBuilder(48 + String.valueOf(s.agent()).length() + String.valueOf(s.tool()).length()
+                + (s.arguments() == null ? 0 : s.arguments().length()) + s.result().plainLength());
+        sb.append('[').append(s.agent()).append(" called ").append(s.tool()).append('(');
+        Escaping.escapeTo(s.arguments(), sb).append(")]\n");
+        return switch (s.outcome()) {
+            case RESULT -> s.result().escapedTo(sb.append("[result: ")).append(']').toString();
+            case ERROR -> s.result().escapedTo(sb.append("[error: ")).append(']').toString();
+            case CLEARED -> sb.append(CLEARED).toString();
+            case NO_RESULT -> sb.append(NO_RESULT).toString();
+        };
     }
 
     /** {@code [{agent} called {tool}({arguments})]}. */

@@ -69,11 +69,20 @@ class RenderShortcutsProperties {
         checkSegments(segments, receiver, primary);
         checkSegments(segments, primary, primary);
         for (Segment s : segments) assertThat(s.size()).as("size of %s", s).isEqualTo(oldSize(s));
+        for (Segment s : segments) {
+            if (s.kind() != Segment.Kind.STEP) continue;
+            // narrate writes into one presized builder; before, it concatenated its call and outcome lines
+            String byParts = Narration.callLine(s.step()) + "\n" + Narration.outcomeLine(s.step());
+            assertThat(Narration.narrate(s.step())).isEqualTo(byParts);
+            assertThat(s.step().result().escapedTo(new StringBuilder("x")).toString())
+                    .isEqualTo("x" + s.step().result().escaped());
+        }
     }
 
     @Property(tries = 1000)
     void shouldEscapeAndMeasureAsCharByChar(@ForAll("texts") String text) {
         assertThat(Escaping.escape(text)).isEqualTo(OldEscaping.escape(text));
+        assertThat(Escaping.escapeTo(text, new StringBuilder("[")).toString()).isEqualTo("[" + OldEscaping.escape(text));
         assertThat(Escaping.escapedLength(text)).isEqualTo(OldEscaping.escape(text).length());
         assertThat(Escaping.unescape(text)).isEqualTo(OldEscaping.unescape(text));
         assertThat(Escaping.unescape(Escaping.escape(text))).isEqualTo(text);
