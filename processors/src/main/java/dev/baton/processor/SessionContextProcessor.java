@@ -148,7 +148,8 @@ public final class SessionContextProcessor implements Processor<String, InboundE
      */
     List<Departure> step(String key, Arrival arrival, long now, InboundEvent ev,
                          org.apache.kafka.common.header.Headers headers) {
-        SessionKey ids = SessionKey.parse(key)
+        // an input event carries its ids (checked by the decoder): no parse of the key text per event
+        SessionKey ids = ev != null ? ev.key() : SessionKey.parse(key)
                 .orElseThrow(() -> new IllegalArgumentException("not a session key: " + key));
         Policy policy = policies.forTenant(ids.tenantId());
         SessionRepository.Loaded loaded = sessions.load(key);

@@ -81,6 +81,7 @@ public final class SessionEventValidator {
     }
 
     private static void checkKey(byte[] key, String tenantId, String sessionId) {
+        if (key != null && isKeyOf(key, tenantId, sessionId)) return;
         String expected = SessionKey.of(tenantId, sessionId).toString(); // both ids were checked before
         if (key == null) {
             throw new RecordRejectedException(ErrorCode.KEY_MISMATCH, "key is missing; expected " + Excerpt.quote(expected));
@@ -100,6 +101,18 @@ public final class SessionEventValidator {
         }
     }
 
+    /**
+     * True when {@code key} is the UTF-8 of {@code tenantId/sessionId}: byte by byte, since both ids were checked to
+     * be ASCII (the same answer as decoding the key strictly and comparing strings, without a decoder per record).
+     */
+    private static boolean isKeyOf(byte[] key, String tenantId, String sessionId) {
+        int t = tenantId.length();
+        if (key.length != t + 1 + sessionId.length() || key[t] != '/') return false;
+        for (int i = 0; i < t; i++) if (key[i] != tenantId.charAt(i)) return false;
+        for (int i = 0; i < sessionId.length(); i++) if (key[t + 1 + i] != sessionId.charAt(i)) return false;
+        return true;
+    }
+
     private static Turn toTurn(dev.baton.avro.Turn t) {
         if (t.getSeq() < 0) invalidField("turn.seq is " + t.getSeq() + "; must be >= 0");
         requireName("turn.agent", t.getAgent());
@@ -111,10 +124,9 @@ public final class SessionEventValidator {
         }
         for (int i = 0; i < t.getTrail().size(); i++) {
             dev.baton.avro.ToolStep s = t.getTrail().get(i);
-            String path = "turn.trail[" + i + "]";
-            requireId(path + ".call_id", s.getCallId());
-            requireName(path + ".tool", s.getTool());
-            String arguments = compactArguments(path + ".arguments", s.getArguments());
+            requireId("turn.trail[", i, "].call_id", s.getCallId());
+            requireName("turn.trail[", i, "].tool", s.getTool());
+            String arguments = compactArguments("turn.trail[", i, s.getArguments());
             trail.add(new ToolStep(s.getCallId(), s.getTool(), arguments, s.getResult(), StepStatus.valueOf(s.getStatus().name())));
         }
 
@@ -125,10 +137,9 @@ public final class SessionEventValidator {
         }
         for (int i = 0; i < t.getToolCalls().size(); i++) {
             dev.baton.avro.ToolCall c = t.getToolCalls().get(i);
-            String path = "turn.tool_calls[" + i + "]";
-            requireId(path + ".call_id", c.getCallId());
-            requireName(path + ".tool", c.getTool());
-            calls.add(new ToolCall(c.getCallId(), c.getTool(), compactArguments(path + ".arguments", c.getArguments())));
+            requireId("turn.tool_calls[", i, "].call_id", c.getCallId());
+            requireName("turn.tool_calls[", i, "].tool", c.getTool());
+            calls.add(new ToolCall(c.getCallId(), c.getTool(), compactArguments("turn.tool_calls[", i, c.getArguments())));
         }
 
         if (t.getToolCallId() != null) {
@@ -154,13 +165,24 @@ public final class SessionEventValidator {
                 h.getBrief(), h.getAsOfSeq(), h.getMessageBudgetChars());
     }
 
-    private static String compactArguments(String path, String arguments) {
+    // The paths of a step's fields ("turn.trail[2].tool") are built only when a check fails: every step of every
+    // input record passes here.
+
+    private static String compactArguments(String list, int index, String arguments) {
         try {
             return CompactJson.compactObject(arguments);
         } catch (CompactJson.NotAJsonObject e) {
-            throw new RecordRejectedException(ErrorCode.INVALID_FIELD, path + " " + Excerpt.quote(arguments)
-                    + " is not one JSON object: " + e.getMessage());
+            throw new RecordRejectedException(ErrorCode.INVALID_FIELD, list + index + "].arguments "
+                    + Excerpt.quote(arguments) + " is not one JSON object: " + e.getMessage());
         }
+    }
+
+    private static void requireId(String list, int index, String field, String value) {
+        if (!Identifiers.isValidId(value)) requireId(list + index + field, value);
+    }
+
+    private static void requireName(String list, int index, String field, String value) {
+        if (!Identifiers.isValidName(value)) requireName(list + index + field, value);
     }
 
     private static void requireId(String path, String value) {

@@ -6,16 +6,12 @@ import org.apache.avro.util.Utf8;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 
 /**
  * An Avro binary decoder over a byte array that never trusts a length it reads: a string, bytes or fixed length, and
  * an array or map block count, must fit in the bytes that are left, so a corrupt or hostile record fails with
  * {@link MalformedAvroException} (or {@link EOFException}) instead of allocating gigabytes first, as Avro's own
- * {@code BinaryDecoder} does. Strings must be valid UTF-8 (Avro's decoder silently replaces bad bytes).
+ * {@code BinaryDecoder} does. Strings must be valid UTF-8 (Avro's decoder silently replaces bad bytes; {@link StrictUtf8} checks).
  *
  * <p>Used by {@link ConfluentAvroCodec} under Avro's {@code ResolvingDecoder}; not thread-safe (one per record).
  * The block-count bound assumes every array or map item takes at least one byte, true of every schema in
@@ -135,16 +131,10 @@ public final class BoundedBinaryDecoder extends Decoder {
     @Override
     public String readString() throws IOException {
         int n = readLength("string");
-        try {
-            CharBuffer chars = StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(buf, pos, n));
-            pos += n;
-            return chars.toString();
-        } catch (CharacterCodingException e) {
-            throw new MalformedAvroException("string is not valid UTF-8");
-        }
+        String s = StrictUtf8.decode(buf, pos, n);
+        if (s == null) throw new MalformedAvroException("string is not valid UTF-8");
+        pos += n;
+        return s;
     }
 
     @Override

@@ -1,11 +1,7 @@
 package dev.baton.engine.model;
 
-import java.util.regex.Pattern;
-
 /** CONTRACT.md §1: the shapes of identifiers and names. Anything else is dead-lettered. */
 public final class Identifiers {
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
-
     private Identifiers() {
     }
 
@@ -24,6 +20,13 @@ public final class Identifiers {
 
     /** Agent and tool names: 1–64 of {@code [A-Za-z0-9_-]} (what OpenAI-compatible endpoints accept). */
     public static boolean isValidName(String s) {
-        return s != null && NAME.matcher(s).matches();
+        // a loop too (every turn's agent and every step's tool); IdentifiersProperties checks it against the pattern
+        if (s == null || s.isEmpty() || s.length() > 64) return false;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+            if (!ok) return false;
+        }
+        return true;
     }
 }

@@ -194,10 +194,7 @@ public final class SessionState {
                     }
                 }
                 TrailEntry e = ledger.find(oc.callingSeq());
-                if (e != null) {
-                    e.bytes += utf8(t.text());
-                    ledger.changed(e);
-                }
+                if (e != null) ledger.addBytes(e, utf8(t.text()));
             }
         }
 

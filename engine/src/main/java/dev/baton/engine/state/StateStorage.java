@@ -91,7 +91,7 @@ public final class StateStorage {
                     StoredTurn t = StateFormat.decodeTurn(value);
                     if (t.seq == sk.headUserSeq()) s.transcript.headUser = t;
                     else if (t.seq == sk.headAssistantSeq()) s.transcript.headAssistant = t;
-                    else s.transcript.body.addLast(t);
+                    else s.transcript.addReadBack(t);
                     s.transcript.weight += t.weight();
                 }
                 case HELD -> s.ordering.held.put(number, StateFormat.decodeHeld(value));
@@ -109,6 +109,7 @@ public final class StateStorage {
         });
         // trails are newest first; entries come in ascending seq
         for (int i = trails.size() - 1; i >= 0; i--) s.ledger.trails.add(trails.get(i));
+        s.ledger.readBack();
         s.useHandoffIds(ids);
         s.journal();
         return s;

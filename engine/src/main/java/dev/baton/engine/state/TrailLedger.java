@@ -25,6 +25,15 @@ final class TrailLedger {
     /** The ordinal the next registered legacy call gets (its stored entry's number). */
     long nextCallOrdinal;
     StateJournal journal;
+    /**
+     * Not stored: the sum over the manifested entries of {@link #trails} of their manifest line's length + 1, kept
+     * while the ledger lives so that {@link #update} need not walk the ledger; -1 when unknown.
+     */
+    long manifestChars = -1;
+    /** Not stored, known when {@link #manifestChars} is: how many entries are not manifested (the first ones). */
+    int unmanifested;
+    /** Not stored, known when {@link #manifestChars} is: the trail bytes of the entries not manifested. */
+    long unmanifestedBytes;
 
     /** A legacy call not yet answered by a TOOL turn. */
     record OpenCall(long ordinal, long callingSeq, String agent, String callId, String tool, String arguments) {
@@ -62,6 +71,19 @@ final class TrailLedger {
     /** A new trail-bearing turn (newest). */
     void add(TrailEntry e) {
         trails.add(0, e);
+        if (e.manifested) {
+            manifestChars = -1; // not what apply adds: let the next update walk
+        } else {
+            unmanifested++;
+            unmanifestedBytes += e.bytes;
+        }
+        changed(e);
+    }
+
+    /** A legacy result grows its calling turn's trail bytes. */
+    void addBytes(TrailEntry e, long bytes) {
+        e.bytes += bytes;
+        if (!e.manifested) unmanifestedBytes += bytes;
         changed(e);
     }
 
@@ -78,8 +100,85 @@ final class TrailLedger {
     /**
      * Marks the trails the walk puts in the manifest (they never leave it) and, when compacting, drops the entries
      * that even the manifest's cap can never list again, keeping only their count. Returns the seqs newly manifested.
+     *
+     * <p>Costs what the turn changed, not the ledger's length. After any update the manifested entries are exactly a
+     * suffix of {@link #trails} (the walk's MANIFEST places are a suffix and all get marked; a new entry is added
+     * unmanifested in front), and the unmanifested entries past the expanded ones fit the inline budget. So with
+     * running sums — the bytes of the unmanifested entries ({@link #unmanifestedBytes}), their number, and the
+     * manifest's line sizes ({@link #manifestChars}) — the walk's first MANIFEST place is found by taking entries off
+     * the inline region's old end while it is over budget (the largest prefix within budget: what the walk's
+     * "first place where the cumulative bytes pass the budget" is, bytes being non-negative), and the manifest's cap
+     * likewise from its old end. The sums start on a read-back ({@link #readBack}); when they are unknown (a ledger
+     * built another way) the update is {@link #updateByFullWalk}, once, and starts them.
+     * {@code TrailLedgerIncrementalProperties} checks both give the same ledger, journal and result.
      */
     List<Long> update(Policy policy, boolean compaction) {
+        if (manifestChars < 0) {
+            List<Long> newly = updateByFullWalk(policy, compaction);
+            readBack();
+            if (manifestChars < 0) throw new IllegalStateException("the full walk leaves the manifest a suffix");
+            return newly;
+        }
+        int n = trails.size();
+        int m = unmanifested; // [0, m) unmanifested, [m, n) manifested
+        // R3's walk over the unmanifested prefix: the expanded entries, then the inline region within its budget.
+        int expanded = Math.min(Math.max(0, policy.expandedTrailTurns()), m);
+        long inline = unmanifestedBytes;
+        for (int i = 0; i < expanded; i++) inline -= trails.get(i).bytes;
+        int first = m;
+        while (first > expanded && inline > policy.inlineTrailBytes()) inline -= trails.get(--first).bytes;
+
+        List<Long> newly = List.of();
+        long listed = 0; // manifest line chars of the newly manifested entries, newest first
+        int cut = -1;
+        int j = first;
+        for (; j < m; j++) {
+            TrailEntry e = trails.get(j);
+            e.manifested = true;
+            unmanifested--;
+            unmanifestedBytes -= e.bytes;
+            changed(e);
+            if (newly.isEmpty()) newly = new ArrayList<>(2);
+            newly.add(e.seq);
+            int chars = ManifestLine.length(e) + 1;
+            manifestChars += chars;
+            if (!compaction) continue;
+            listed += chars;
+            if (listed > policy.manifestCapChars()) {
+                cut = j;
+                break;
+            }
+        }
+        if (!compaction) return newly;
+        if (cut < 0 && manifestChars > policy.manifestCapChars()) {
+            // The cap is passed among the older manifest entries: drop from the oldest until the rest fit.
+            long total = manifestChars;
+            cut = n;
+            while (cut > j && total > policy.manifestCapChars()) total -= ManifestLine.length(trails.get(--cut)) + 1;
+        }
+        if (cut >= 0) {
+            // Entries this old can never be listed again (newer entries only push them further): count them.
+            List<TrailEntry> old = trails.subList(cut, n);
+            for (TrailEntry o : old) {
+                if (o.manifested) {
+                    manifestChars -= ManifestLine.length(o) + 1;
+                } else { // past a cut among the newly manifested ones: dropped without being marked (as the walk does)
+                    unmanifested--;
+                    unmanifestedBytes -= o.bytes;
+                }
+                if (journal != null) journal.delete(EntryKind.TRAIL, o.seq);
+            }
+            manifestUnlisted += old.size();
+            old.clear();
+        }
+        return newly;
+    }
+
+    /**
+     * {@link #update} by R3's whole walk over the ledger: what the first update after a load runs, and the reference
+     * the incremental update is checked against.
+     */
+    List<Long> updateByFullWalk(Policy policy, boolean compaction) {
         List<Place> places = walk(policy);
         List<Long> newly = new ArrayList<>();
         long manifestLineChars = 0;
@@ -103,6 +202,34 @@ final class TrailLedger {
             }
         }
         return newly;
+    }
+
+    /**
+     * Starts the running sums of {@link #update} for a ledger read back from its entries: one pass over the entries
+     * (no walk, no allocation) that also checks they are as every update leaves them — the manifested entries a
+     * suffix. When they are not (a state written by other code), the sums stay unknown and the next update is the
+     * full walk, which puts them in that shape.
+     */
+    void readBack() {
+        long sum = 0;
+        long bytes = 0;
+        int count = 0;
+        boolean inManifest = false;
+        for (TrailEntry e : trails) {
+            if (e.manifested) {
+                inManifest = true;
+                sum += ManifestLine.length(e) + 1;
+            } else if (inManifest) {
+                manifestChars = -1;
+                return;
+            } else {
+                count++;
+                bytes += e.bytes;
+            }
+        }
+        manifestChars = sum;
+        unmanifested = count;
+        unmanifestedBytes = bytes;
     }
 
     /** Registers a legacy call (a re-used call id moves to the newest place). */

@@ -23,13 +23,28 @@ final class Transcript {
     /**
      * Running sums over {@link #body} of {@link #minTranscriptChars} and {@link #minBrickChars} (not stored: kept while
      * the state lives), so that compaction does not walk the whole body on every turn. Valid for the brick result cap
-     * {@link #sumsCap}; {@link #NO_SUMS} when not computed yet (a state read back from its entries) and recomputed once
-     * when a policy with another cap comes.
+     * {@link #sumsCap}; {@link #NO_SUMS} when not computed yet (a new or read-back state: see {@link #pendingT}) and
+     * recomputed once when a policy with another cap comes.
      */
     private long bodyT;
     private long bodyB;
     private long sumsCap = NO_SUMS;
     private static final long NO_SUMS = Long.MIN_VALUE;
+    /**
+     * Until the sums are valid for a cap (a new or read-back state), what they are made of without the cap: the
+     * transcript sizes, the brick sizes of the turns the cap does not touch, and the sum and longest of the TOOL
+     * results it does, over the {@link #pendingCount} body turns added since. The first {@link #compact} takes the
+     * sums from them without a walk over the body.
+     */
+    private long pendingT;
+    private long pendingFixedB;
+    private long pendingToolChars;
+    private int pendingToolMax;
+    private int pendingCount;
+    /** The lengths of those TOOL results, for a cap shorter than the longest ({@link #pendingTools} of them). */
+    private int[] pendingToolLengths = NO_LENGTHS;
+    private int pendingTools;
+    private static final int[] NO_LENGTHS = new int[0];
 
     /** Adds an applied turn: to the head when it is the head's USER or ASSISTANT turn, else to the body. */
     void add(StoredTurn st) {
@@ -42,10 +57,34 @@ final class Transcript {
             if (sumsCap != NO_SUMS) {
                 bodyT += minTranscriptChars(st);
                 bodyB += minBrickChars(st, (int) sumsCap);
+            } else {
+                pend(st);
             }
         }
         weight += st.weight();
         changed(st);
+    }
+
+    /** Adds a body turn of a state being read back from its entries (in seq order, after the head turns before it). */
+    void addReadBack(StoredTurn st) {
+        body.addLast(st);
+        pend(st);
+    }
+
+    private void pend(StoredTurn st) {
+        pendingT += minTranscriptChars(st);
+        if (st.role != Role.TOOL) {
+            pendingFixedB += minBrickChars(st, 0); // the cap bounds TOOL results only
+        } else if (!answersTheHead(st)) {
+            int n = st.text.length();
+            pendingToolChars += n;
+            pendingToolMax = Math.max(pendingToolMax, n);
+            if (pendingTools == pendingToolLengths.length) {
+                pendingToolLengths = java.util.Arrays.copyOf(pendingToolLengths, Math.max(16, 2 * pendingTools));
+            }
+            pendingToolLengths[pendingTools++] = n;
+        }
+        pendingCount++;
     }
 
     /** Records that a stored turn changed (a legacy result arrived, its trail went to the manifest). */
@@ -173,6 +212,20 @@ final class Transcript {
     /** Makes the running sums valid for this policy's brick result cap (a full walk only when they are not). */
     private void sums(Policy policy) {
         if (sumsCap == policy.brickResultCapChars()) return;
+        if (sumsCap == NO_SUMS && pendingCount == body.size()) {
+            int cap = Math.max(0, policy.brickResultCapChars());
+            long tools = pendingToolChars;
+            if (pendingToolMax > cap) {
+                tools = 0;
+                for (int i = 0; i < pendingTools; i++) tools += Math.min(pendingToolLengths[i], cap);
+            }
+            bodyT = pendingT;
+            bodyB = pendingFixedB + tools;
+            sumsCap = policy.brickResultCapChars();
+            pendingToolLengths = NO_LENGTHS;
+            pendingTools = 0;
+            return;
+        }
         long t = 0;
         long b = 0;
         for (StoredTurn st : body) {

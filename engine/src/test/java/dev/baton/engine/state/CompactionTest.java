@@ -97,4 +97,33 @@ class CompactionTest {
             assertThat(state.compacted().count).as("seed %d compacts", seed).isPositive();
         }
     }
+
+    @Test
+    void shouldStoreTheSameWhetherOrNotTheStateIsReadBackBetweenTurns() {
+        // A read-back state starts its running sums (body sizes, the trail ledger's manifest size) from its entries
+        // instead of walking; applying turns to it must store exactly what applying them to the live state stores —
+        // with results under the brick cap (sums taken at read-back) and over it (one walk), and a tiny manifest cap.
+        Policy[] policies = {
+                Policy.builder().transcriptBudgetChars(3_000).brickBudgetCliChars(2_000).brickResultCapChars(50)
+                        .inlineTrailBytes(2_000).manifestCapChars(300).build(),
+                Policy.builder().transcriptBudgetChars(3_000).brickBudgetCliChars(2_000).brickResultCapChars(100_000)
+                        .inlineTrailBytes(5_000).manifestCapChars(600).build()};
+        for (long seed = 0; seed < 12; seed++) {
+            Policy p = policies[(int) (seed % policies.length)];
+            Sessions s = session(seed, 250, p);
+            SessionState live = SessionState.empty();
+            StateStorage.InMemory stored = StateStorage.InMemory.of(SessionState.empty());
+            int i = 0;
+            for (var turn : s.turns) {
+                live.offerTurn(turn, p, 0L);
+                SessionState back = stored.load();
+                back.offerTurn(turn, p, 0L);
+                assertThat(back.transcript.sumsConsistent(p)).as("seed %d turn %d", seed, i).isTrue();
+                stored.store(back);
+                assertThat(stored.dump()).as("seed %d turn %d", seed, i++)
+                        .isEqualTo(StateStorage.InMemory.of(live).dump());
+            }
+            assertThat(live.compacted().count + live.manifestUnlisted()).as("seed %d compacts", seed).isPositive();
+        }
+    }
 }
