@@ -38,6 +38,20 @@ final class BatonRunProcess implements AutoCloseable {
     }
 
     /**
+     * The environment naming a run's application id and topics ({@code policies} "" for no tenant-policy topic); the
+     * map is mutable, for the settings a test adds (replication factor, standbys).
+     */
+    static Map<String, String> topics(String applicationId, String in, String out, String dlq, String policies) {
+        Map<String, String> env = new java.util.HashMap<>();
+        env.put("BATON_APPLICATION_ID", applicationId);
+        env.put("BATON_TOPIC_SESSION_EVENTS", in);
+        env.put("BATON_TOPIC_CONTEXT_SNAPSHOTS", out);
+        env.put("BATON_TOPIC_DEAD_LETTERS", dlq);
+        env.put("BATON_TOPIC_TENANT_POLICIES", policies);
+        return env;
+    }
+
+    /**
      * Starts {@code baton run --bootstrap-servers … --http-port …} plus {@code flags}, with {@code env} added to the
      * environment (state directory and application server set here).
      */

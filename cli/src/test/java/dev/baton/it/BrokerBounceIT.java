@@ -68,16 +68,11 @@ class BrokerBounceIT {
         HandoffCorpus corpus = new HandoffCorpus("acme");
         Map<String, byte[]> actual = new LinkedHashMap<>();
         Map<String, Long> arrivals = new LinkedHashMap<>();
+        Map<String, String> env = BatonRunProcess.topics(APP, IN, OUT, DLQ, "");
+        env.put("BATON_NUM_STANDBY_REPLICAS", "0"); // replication.factor is left at Baton's default (3); checked below
 
         try (BatonRunProcess baton = BatonRunProcess.start(dir, "baton", kafka.bootstrapServers(),
-                List.of("--format", "json"), Map.of(
-                        // replication.factor is left at Baton's default (3); checked below
-                        "BATON_NUM_STANDBY_REPLICAS", "0",
-                        "BATON_APPLICATION_ID", APP,
-                        "BATON_TOPIC_SESSION_EVENTS", IN,
-                        "BATON_TOPIC_CONTEXT_SNAPSHOTS", OUT,
-                        "BATON_TOPIC_DEAD_LETTERS", DLQ,
-                        "BATON_TOPIC_TENANT_POLICIES", ""));
+                List.of("--format", "json"), env);
                 Admin admin = kafka.kafka().admin();
                 KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerProps(null));
                 KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.consumerProps("bounce-reader"))) {

@@ -3,9 +3,6 @@ package dev.baton.it;
 import java.util.ArrayList;
 import java.util.List;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 /**
  * JSON lines (CONTRACT.md §5 form) of sessions with hand-offs for the fault tests, in the order they are sent: each
  * round gives every session one more turn and a hand-off, so each round yields one snapshot per session. The lines
@@ -13,11 +10,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 final class HandoffCorpus {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String[] AGENTS = {"qwen", "claude"};
     private final String tenant;
     private final List<String> lines = new ArrayList<>();
-    private int events;
+    private final ContractEvents events = new ContractEvents("2026-12-01T00:00:00Z");
 
     HandoffCorpus(String tenant) {
         this.tenant = tenant;
@@ -47,24 +43,11 @@ final class HandoffCorpus {
         return tenant + "/s" + session + "/h" + round;
     }
 
-    private ObjectNode envelope(int session) {
-        ObjectNode o = JSON.createObjectNode();
-        o.put("event_id", "e" + (++events));
-        o.put("tenant_id", tenant);
-        o.put("session_id", "s" + session);
-        o.put("occurred_at", "2026-12-01T00:00:00Z");
-        return o;
-    }
-
     private String turn(int session, long seq, String agent, String role, String text) {
-        ObjectNode o = envelope(session);
-        o.putObject("turn").put("seq", seq).put("agent", agent).put("role", role).put("text", text);
-        return o.toString();
+        return events.turn(tenant, "s" + session, seq, agent, role, text).toString();
     }
 
     private String handoff(int session, String id, String to) {
-        ObjectNode o = envelope(session);
-        o.putObject("handoff").put("handoff_id", id).put("to_agent", to).put("target", "LOCAL");
-        return o.toString();
+        return events.handoff(tenant, "s" + session, id, to).toString();
     }
 }

@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +47,7 @@ class KillNineFailoverIT {
     private static final String DLQ = "kill.dead-letters";
     private static final int SESSIONS = 24;
     private final List<ObjectNode> sent = new ArrayList<>();
-    private int events;
+    private final ContractEvents events = new ContractEvents("2026-12-01T00:00:00Z");
     private double recoverySeconds;
 
     @TempDir
@@ -135,35 +134,17 @@ class KillNineFailoverIT {
     }
 
     private BatonRunProcess start(String name) throws IOException {
-        Map<String, String> env = new HashMap<>();
+        Map<String, String> env = BatonRunProcess.topics("baton-kill", IN, OUT, DLQ, "");
         env.put("BATON_REPLICATION_FACTOR", "1");
-        env.put("BATON_APPLICATION_ID", "baton-kill");
-        env.put("BATON_TOPIC_SESSION_EVENTS", IN);
-        env.put("BATON_TOPIC_CONTEXT_SNAPSHOTS", OUT);
-        env.put("BATON_TOPIC_DEAD_LETTERS", DLQ);
-        env.put("BATON_TOPIC_TENANT_POLICIES", "");
         return BatonRunProcess.start(dir, name, kafka.bootstrapServers(), List.of("--format", "json"), env);
     }
 
-    private ObjectNode envelope(int session) {
-        ObjectNode o = JSON.createObjectNode();
-        o.put("event_id", "e" + (++events));
-        o.put("tenant_id", "acme");
-        o.put("session_id", "s" + session);
-        o.put("occurred_at", "2026-12-01T00:00:00Z");
-        return o;
-    }
-
     private ObjectNode turn(int session, long seq, String agent, String role, String text) {
-        ObjectNode o = envelope(session);
-        o.putObject("turn").put("seq", seq).put("agent", agent).put("role", role).put("text", text);
-        return o;
+        return events.turn("acme", "s" + session, seq, agent, role, text);
     }
 
     private ObjectNode handoff(int session, String id, String to) {
-        ObjectNode o = envelope(session);
-        o.putObject("handoff").put("handoff_id", id).put("to_agent", to).put("target", "LOCAL");
-        return o;
+        return events.handoff("acme", "s" + session, id, to);
     }
 
     private static String key(ObjectNode event) {

@@ -80,7 +80,7 @@ class MalformedFloodIT {
     private static final String ARGUMENTS_OBJECT = "{\"path\":\"/src/Main.java\",\"n\":" + "9".repeat(900)
             + ",\"ключ\":1e400,\"f\":1.0,\"a\":[true,null]}";
     private static final String GLOBAL_WARNING = "Processing exception handler is not enabled for the GlobalThread";
-    private int events;
+    private final ContractEvents events = new ContractEvents("2026-12-02T00:00:00Z");
 
     @TempDir
     Path dir;
@@ -394,24 +394,15 @@ class MalformedFloodIT {
     // ---- events ----------------------------------------------------------------------------------------------------
 
     private ObjectNode envelope(String session) {
-        ObjectNode o = JSON.createObjectNode();
-        o.put("event_id", "e" + (++events));
-        o.put("tenant_id", "acme");
-        o.put("session_id", session);
-        o.put("occurred_at", "2026-12-02T00:00:00Z");
-        return o;
+        return events.envelope("acme", session);
     }
 
     private ObjectNode turn(String session, long seq, String agent, String role, String text) {
-        ObjectNode o = envelope(session);
-        o.putObject("turn").put("seq", seq).put("agent", agent).put("role", role).put("text", text);
-        return o;
+        return events.turn("acme", session, seq, agent, role, text);
     }
 
     private ObjectNode handoff(String session, String id, String to) {
-        ObjectNode o = envelope(session);
-        o.putObject("handoff").put("handoff_id", id).put("to_agent", to).put("target", "LOCAL");
-        return o;
+        return events.handoff("acme", session, id, to);
     }
 
     private ObjectNode withArguments(int i, String arguments) {
@@ -547,14 +538,9 @@ class MalformedFloodIT {
         if (format.equals("avro")) {
             flags.addAll(List.of("--schema-registry-url", registry.url()));
         }
-        Map<String, String> env = new HashMap<>();
+        Map<String, String> env = BatonRunProcess.topics("baton-flood-" + format, in, out, dlq, policies);
         env.put("BATON_REPLICATION_FACTOR", "1");
         env.put("BATON_NUM_STANDBY_REPLICAS", "0");
-        env.put("BATON_APPLICATION_ID", "baton-flood-" + format);
-        env.put("BATON_TOPIC_SESSION_EVENTS", in);
-        env.put("BATON_TOPIC_CONTEXT_SNAPSHOTS", out);
-        env.put("BATON_TOPIC_DEAD_LETTERS", dlq);
-        env.put("BATON_TOPIC_TENANT_POLICIES", policies);
         return BatonRunProcess.start(dir, "run-" + format, "768m", kafka.bootstrapServers(), flags, env);
     }
 

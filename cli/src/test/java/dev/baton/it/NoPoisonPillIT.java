@@ -43,7 +43,7 @@ class NoPoisonPillIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MIB = 1024 * 1024;
-    private int events;
+    private final ContractEvents events = new ContractEvents("2026-12-01T00:00:00Z");
 
     @TempDir
     Path dir;
@@ -59,43 +59,43 @@ class NoPoisonPillIT {
             Map<String, String> expected = new HashMap<>(); // hand-off id -> session
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps())) {
                 // 1. ten turns of 50,000 CJK characters (a snapshot of about 1.2 MB)
-                send(producer, in, turn("acme", "cjk", 0, "user", "USER", "翻译".repeat(25_000)));
+                send(producer, in, events.turn("acme", "cjk", 0, "user", "USER", "翻译".repeat(25_000)));
                 for (int i = 1; i < 10; i++) {
-                    send(producer, in, turn("acme", "cjk", i, i % 2 == 0 ? "qwen" : "claude", "ASSISTANT",
+                    send(producer, in, events.turn("acme", "cjk", i, i % 2 == 0 ? "qwen" : "claude", "ASSISTANT",
                             "漢字".repeat(25_000)));
                 }
-                send(producer, in, handoff("acme", "cjk", "h-cjk", "claude"));
+                send(producer, in, events.handoff("acme", "cjk", "h-cjk", "claude"));
                 expected.put("h-cjk", "cjk");
                 // 2. an input record of exactly 1 MiB - 1 bytes
                 // (key and value together, as the input limit counts a record: baton.policy.max_record_bytes = 1 MiB)
-                ObjectNode big = turn("acme", "big", 0, "user", "USER", "");
+                ObjectNode big = events.turn("acme", "big", 0, "user", "USER", "");
                 int envelope = JSON.writeValueAsBytes(big).length + "acme/big".length();
                 ((ObjectNode) big.get("turn")).put("text", "b".repeat(MIB - 1 - envelope));
                 assertThat(JSON.writeValueAsBytes(big).length + "acme/big".length()).isEqualTo(MIB - 1);
                 send(producer, in, big);
-                send(producer, in, handoff("acme", "big", "h-big", "claude"));
+                send(producer, in, events.handoff("acme", "big", "h-big", "claude"));
                 expected.put("h-big", "big");
                 // 3. tool results of astral characters only (Jackson writes each as two escapes: 12 bytes, 720 KB a turn)
-                send(producer, in, turn("acme", "astral", 0, "user", "USER", "\uD83D\uDE00"));
+                send(producer, in, events.turn("acme", "astral", 0, "user", "USER", "\uD83D\uDE00"));
                 for (int i = 1; i <= 6; i++) {
-                    ObjectNode t = turn("acme", "astral", i, "qwen", "ASSISTANT", "");
+                    ObjectNode t = events.turn("acme", "astral", i, "qwen", "ASSISTANT", "");
                     ArrayNode trail = ((ObjectNode) t.get("turn")).putArray("trail");
                     trail.addObject().put("call_id", "c" + i).put("tool", "read").put("result", "\uD83D\uDE00".repeat(60_000))
                             .put("status", "OK").putObject("arguments");
                     send(producer, in, t);
                 }
-                send(producer, in, handoff("acme", "astral", "h-astral", "claude"));
+                send(producer, in, events.handoff("acme", "astral", "h-astral", "claude"));
                 expected.put("h-astral", "astral");
                 // 4. a session of many tiny messages from agents with the longest names
-                send(producer, in, turn("acme", "tiny", 0, "user", "USER", "go"));
+                send(producer, in, events.turn("acme", "tiny", 0, "user", "USER", "go"));
                 for (int i = 1; i < 3_000; i++) {
-                    send(producer, in, turn("acme", "tiny", i, (i % 2 == 0 ? "a" : "b").repeat(64), "ASSISTANT", "."));
+                    send(producer, in, events.turn("acme", "tiny", i, (i % 2 == 0 ? "a" : "b").repeat(64), "ASSISTANT", "."));
                 }
-                send(producer, in, handoff("acme", "tiny", "h-tiny", "claude"));
+                send(producer, in, events.handoff("acme", "tiny", "h-tiny", "claude"));
                 expected.put("h-tiny", "tiny");
                 // 5. an ordinary session after all of them
-                send(producer, in, turn("acme", "after", 0, "user", "USER", "still there?"));
-                send(producer, in, handoff("acme", "after", "h-after", "claude"));
+                send(producer, in, events.turn("acme", "after", 0, "user", "USER", "still there?"));
+                send(producer, in, events.handoff("acme", "after", "h-after", "claude"));
                 expected.put("h-after", "after");
                 producer.flush();
             }
@@ -127,14 +127,9 @@ class NoPoisonPillIT {
     // ---- helpers ---------------------------------------------------------------------------------------------------
 
     private BatonRunProcess start(String app, String in, String out, String dlq) throws IOException {
-        Map<String, String> env = new HashMap<>();
+        Map<String, String> env = BatonRunProcess.topics("baton-" + app, in, out, dlq, "");
         env.put("BATON_REPLICATION_FACTOR", "1");
         env.put("BATON_NUM_STANDBY_REPLICAS", "0");
-        env.put("BATON_APPLICATION_ID", "baton-" + app);
-        env.put("BATON_TOPIC_SESSION_EVENTS", in);
-        env.put("BATON_TOPIC_CONTEXT_SNAPSHOTS", out);
-        env.put("BATON_TOPIC_DEAD_LETTERS", dlq);
-        env.put("BATON_TOPIC_TENANT_POLICIES", "");
         return BatonRunProcess.start(dir, app, "1g", kafka.bootstrapServers(), List.of("--format", "json"), env);
     }
 
@@ -143,27 +138,6 @@ class NoPoisonPillIT {
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(2 * MIB));
         p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         return p;
-    }
-
-    private ObjectNode envelope(String tenant, String session) {
-        ObjectNode o = JSON.createObjectNode();
-        o.put("event_id", "e" + (++events));
-        o.put("tenant_id", tenant);
-        o.put("session_id", session);
-        o.put("occurred_at", "2026-12-01T00:00:00Z");
-        return o;
-    }
-
-    private ObjectNode turn(String tenant, String session, long seq, String agent, String role, String text) {
-        ObjectNode o = envelope(tenant, session);
-        o.putObject("turn").put("seq", seq).put("agent", agent).put("role", role).put("text", text);
-        return o;
-    }
-
-    private ObjectNode handoff(String tenant, String session, String id, String to) {
-        ObjectNode o = envelope(tenant, session);
-        o.putObject("handoff").put("handoff_id", id).put("to_agent", to).put("target", "LOCAL");
-        return o;
     }
 
     private static void send(KafkaProducer<byte[], byte[]> producer, String topic, ObjectNode event) throws IOException {

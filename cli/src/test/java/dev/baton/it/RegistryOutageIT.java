@@ -87,16 +87,12 @@ class RegistryOutageIT {
         HandoffCorpus corpus = new HandoffCorpus("acme");
         Map<String, byte[]> actual = new LinkedHashMap<>();
         ContextSnapshotReader reader = ContextSnapshotReader.avro(new HttpSchemaRegistryClient(registry.url()));
+        Map<String, String> env = BatonRunProcess.topics("baton-outage", IN, OUT, DLQ, "");
+        env.put("BATON_REPLICATION_FACTOR", "1");
+        env.put("BATON_NUM_STANDBY_REPLICAS", "0");
 
         try (BatonRunProcess baton = BatonRunProcess.start(dir, "baton", kafka.bootstrapServers(),
-                List.of("--format", "avro", "--schema-registry-url", registry.url()), Map.of(
-                        "BATON_REPLICATION_FACTOR", "1",
-                        "BATON_NUM_STANDBY_REPLICAS", "0",
-                        "BATON_APPLICATION_ID", "baton-outage",
-                        "BATON_TOPIC_SESSION_EVENTS", IN,
-                        "BATON_TOPIC_CONTEXT_SNAPSHOTS", OUT,
-                        "BATON_TOPIC_DEAD_LETTERS", DLQ,
-                        "BATON_TOPIC_TENANT_POLICIES", ""));
+                List.of("--format", "avro", "--schema-registry-url", registry.url()), env);
                 KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerProps(null));
                 KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.consumerProps("outage-reader"))) {
             baton.awaitReady(Duration.ofSeconds(120));
