@@ -37,9 +37,11 @@ import java.util.function.LongSupplier;
  *   <li>{@code render-time-ms-avg}, {@code render-time-ms-max}, {@code render-time-ms-total},
  *       {@code render-total}: time spent in {@code ContextEngine.render}.</li>
  * </ul>
- * and two gauges of the task's decoded-state cache ({@code baton.state.cache.max.bytes}):
- * {@code decoded-state-cache-bytes} (the weight it holds, bounded by that setting) and
- * {@code decoded-state-cache-sessions} (how many decoded sessions it holds).
+ * and four gauges of the task's decoded-state cache ({@code baton.state.cache.max.bytes}):
+ * {@code decoded-state-cache-bytes} (the weight it holds, bounded by that setting),
+ * {@code decoded-state-cache-sessions} (how many decoded sessions it holds), and
+ * {@code decoded-state-cache-hits-total} / {@code decoded-state-cache-misses-total} (events of a stored session found
+ * decoded / read and decoded from the stores, counted since the task was created on this instance).
  * Sensors are created lazily, so a processor only registers what it records; {@link #close()} removes them.
  */
 public final class BatonMetrics implements AutoCloseable {

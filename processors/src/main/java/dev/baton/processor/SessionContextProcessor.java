@@ -115,6 +115,12 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 + "(bounded by baton.state.cache.max.bytes)", cache::bytes);
         metrics.gauge("decoded-state-cache-sessions", "Decoded sessions held by the task's decoded-state cache",
                 cache::size);
+        // Counts since the task was created here (a task that moves starts again at 0): hits / (hits + misses) is
+        // the share of events whose session was found decoded; a miss reads and decodes the stored entries.
+        metrics.gauge("decoded-state-cache-hits-total", "Events whose session state was found decoded in the "
+                + "task's decoded-state cache", cache::hits);
+        metrics.gauge("decoded-state-cache-misses-total", "Events whose stored session state had to be read and "
+                + "decoded (not in the task's decoded-state cache)", cache::misses);
         if (options.wallClockPunctuation()) {
             punctuator = context.schedule(options.punctuateInterval(), PunctuationType.WALL_CLOCK_TIME,
                     this::punctuate);

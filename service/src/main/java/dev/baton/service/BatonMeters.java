@@ -58,6 +58,13 @@ final class BatonMeters implements MeterBinder {
                         + "baton.state.cache.max.bytes)").baseUnit("bytes").register(registry);
         Gauge.builder("baton.decoded.state.cache.sessions", streams, sum("decoded-state-cache-sessions", null))
                 .description("Decoded sessions held by the decoded-state caches of all tasks").register(registry);
+        FunctionCounter.builder("baton.decoded.state.cache.hits", streams, sum("decoded-state-cache-hits-total", null))
+                .description("Events whose session state was found decoded in a decoded-state cache")
+                .register(registry);
+        FunctionCounter.builder("baton.decoded.state.cache.misses", streams,
+                        sum("decoded-state-cache-misses-total", null))
+                .description("Events whose stored session state was read and decoded (not in a decoded-state cache)")
+                .register(registry);
     }
 
     /** {@code applied-turns-total} → {@code applied.turns} (Prometheus adds {@code _total} to counters). */

@@ -43,7 +43,9 @@ class BatonMetersTest {
                     .contains("baton_render_time_max_milliseconds 0.0")
                     .contains("baton_punctuation_failures_total 0.0")
                     .contains("baton_decoded_state_cache_bytes 0.0")
-                    .contains("baton_decoded_state_cache_sessions 0.0");
+                    .contains("baton_decoded_state_cache_sessions 0.0")
+                    .contains("baton_decoded_state_cache_hits_total 0.0")
+                    .contains("baton_decoded_state_cache_misses_total 0.0");
         }
     }
 

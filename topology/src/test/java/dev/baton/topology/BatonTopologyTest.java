@@ -45,6 +45,25 @@ class BatonTopologyTest {
     }
 
     @Test
+    void shouldCountDecodedStateCacheHitsAndMissesPerEventOfAStoredSession() {
+        List<String> values = new java.util.ArrayList<>();
+        // The default cache keeps the session decoded; a zero budget keeps nothing, so every event reads it back.
+        for (String cacheBytes : List.of("33554432", "0")) {
+            try (Harness h = new Harness(Map.of(BatonConfig.STATE_CACHE_MAX_BYTES, cacheBytes))) {
+                h.send(h.turn(T, S, 0, "user", "USER", "fix the build")); // a new session: neither
+                h.send(h.turn(T, S, 1, "planner", "ASSISTANT", "looking"));
+                h.send(h.turn(T, S, 2, "user", "USER", "and the tests"));
+                h.send(h.handoff(T, S, "h1", "planner", "coder", null));
+                boolean cached = !cacheBytes.equals("0");
+                assertThat(h.metric("decoded-state-cache-hits-total")).as(cacheBytes).isEqualTo(cached ? 3 : 0);
+                assertThat(h.metric("decoded-state-cache-misses-total")).as(cacheBytes).isEqualTo(cached ? 0 : 3);
+                values.add(h.readSnapshots().get(0).value().toString());
+            }
+        }
+        assertThat(values.get(1)).as("the cache changes no snapshot").isEqualTo(values.get(0));
+    }
+
+    @Test
     void shouldWriteNoChangelogWhenStateChangelogIsOffAndTheSameSnapshots() {
         List<String> values = new java.util.ArrayList<>();
         for (String changelog : List.of("true", "false")) {
