@@ -419,6 +419,22 @@ public final class EndToEndHarness {
         StringBuilder sb = new StringBuilder();
         sums.forEach((n, v) -> sb.append(String.format(Locale.ROOT, " %s %.1f", n, v)));
         System.out.printf(Locale.ROOT, "  %s stream threads (ms; max over threads, avg summed):%s%n", name, sb);
+        // Baton's decoded-state caches (absent from the other applications): how many events found their session
+        // decoded, summed over tasks.
+        double[] cache = new double[2];
+        streams.metrics().forEach((metricName, metric) -> {
+            if (!metricName.group().equals("baton-metrics")) return;
+            int i = switch (metricName.name()) {
+                case "decoded-state-cache-hits-total" -> 0;
+                case "decoded-state-cache-misses-total" -> 1;
+                default -> -1;
+            };
+            if (i >= 0 && metric.metricValue() instanceof Number v) cache[i] += v.doubleValue();
+        });
+        if (cache[0] + cache[1] > 0) {
+            System.out.printf(Locale.ROOT, "  %s decoded-state cache: %,.0f hits, %,.0f misses (%.1f %% hits)%n", name,
+                    cache[0], cache[1], 100 * cache[0] / (cache[0] + cache[1]));
+        }
     }
 
     /**
