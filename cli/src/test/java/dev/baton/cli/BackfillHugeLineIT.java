@@ -21,26 +21,27 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * A backfill line of 100 MiB (and one of 17 MiB) is dead-lettered {@code OVERSIZED} without being read whole: the
- * backfill runs in a child JVM whose whole heap ({@value #HEAP}) is smaller than the 100 MiB line (104,857,600 bytes of
+ * A backfill line of 200 MiB (and one of 17 MiB) is dead-lettered {@code OVERSIZED} without being read whole: the
+ * backfill runs in a child JVM whose whole heap ({@value #HEAP}) is smaller than the 200 MiB line (209,715,200 bytes of
  * text plus the event around it), so reading that line into one array would end in an OutOfMemoryError. (The embedded
- * broker and the topology alone need 80–100 MiB: a backfill of two lines fails with -Xmx80m and runs with 100m.) The input file is written in chunks, never held by the test
- * either. The session around the huge lines still gets its snapshot, and the dead letters keep the first 64 KiB and
+ * broker and the topology alone need 80–100 MiB: a backfill of two lines fails with -Xmx80m and runs with 100m, but
+ * not always on a loaded 2-core CI machine, so the heap leaves 60 MiB of room and the line is twice the old 100 MiB.)
+ * The input file is written in chunks, never held by the test either. The session around the huge lines still gets its snapshot, and the dead letters keep the first 64 KiB and
  * the original size. {@link BackfillPoisonIT} covers the same lines among 10,000+ other bad ones, in this JVM.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class BackfillHugeLineIT {
 
-    private static final String HEAP = "-Xmx100m";
+    private static final String HEAP = "-Xmx160m";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path dir;
 
     @Test
-    void shouldDeadLetterA100MiBLineAsOversizedWithAHeapSmallerThanTheLine() throws Exception {
+    void shouldDeadLetterA200MiBLineAsOversizedWithAHeapSmallerThanTheLine() throws Exception {
         Path input = dir.resolve("huge.jsonl");
-        long big = 100L << 20;
+        long big = 200L << 20;
         long medium = 17L << 20;
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(input), 1 << 16)) {
             line(out, "{\"event_id\":\"e0\",\"tenant_id\":\"acme\",\"session_id\":\"s\","
