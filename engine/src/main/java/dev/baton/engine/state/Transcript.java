@@ -40,16 +40,25 @@ final class Transcript {
     private StoredTurn[] slots = new StoredTurn[8];
     /** The seq of each slot, also of a slot whose turn left (so that they stay sorted for a binary search). */
     private long[] seqs = new long[8];
+    /**
+     * Each slot's {@link #minTranscriptChars} and {@link #minBrickChars} without the brick result cap, and for a TOOL
+     * turn whose brick size the cap bounds its result's length (else -1): kept when the turn is added (also read
+     * back), so that building the index reads these arrays rather than every turn.
+     */
+    private long[] sizeT = new long[8];
+    private long[] sizeB = new long[8];
+    private int[] toolLength = new int[8];
     private int first;
     private int end;
     /** Body turns (non-null slots). */
     private int size;
 
     /**
-     * The compaction index, valid for the brick result cap {@link #indexCap} ({@link #NO_INDEX}: not built, as for a
-     * new or read-back state; built once, in O(n), by the first {@link #compact} and again when the cap changes).
-     * Fenwick trees (1-based, one node per slot) of {@link #minTranscriptChars} and {@link #minBrickChars}, their
-     * totals, and which slots hold a turn whose {@link #presence} is ALWAYS, NEVER or CHANGING.
+     * The compaction index: Fenwick trees (1-based, one node per slot) of {@link #minTranscriptChars} and
+     * {@link #minBrickChars} and their totals, valid for the brick result cap {@link #indexCap} ({@link #NO_INDEX}:
+     * not built, as for a new or read-back state; built from the size arrays, in one pass, by the first
+     * {@link #compact} and again when the cap changes); and, always kept, which slots hold a turn whose
+     * {@link #presence} is ALWAYS, NEVER or CHANGING.
      */
     private long indexCap = NO_INDEX;
     private static final long NO_INDEX = Long.MIN_VALUE;
@@ -72,8 +81,7 @@ final class Transcript {
         } else if (st.role == Role.ASSISTANT && headUser != null && headAssistant == null) {
             headAssistant = st;
         } else {
-            int i = append(st);
-            if (indexCap != NO_INDEX) indexSlot(i, (int) indexCap);
+            append(st);
         }
         weight += st.weight();
         changed(st);
@@ -82,16 +90,19 @@ final class Transcript {
     /** Adds a body turn of a state being read back from its entries (in seq order, after the head turns before it). */
     void addReadBack(StoredTurn st) {
         append(st);
-        indexCap = NO_INDEX; // built by the first compaction, once the head is known
     }
 
-    private int append(StoredTurn st) {
+    private void append(StoredTurn st) {
         if (end == slots.length) {
             if (end - size > size) {
                 repack();
             } else {
-                slots = Arrays.copyOf(slots, 2 * slots.length);
-                seqs = Arrays.copyOf(seqs, slots.length);
+                int n = 2 * slots.length;
+                slots = Arrays.copyOf(slots, n);
+                seqs = Arrays.copyOf(seqs, n);
+                sizeT = Arrays.copyOf(sizeT, n);
+                sizeB = Arrays.copyOf(sizeB, n);
+                toolLength = Arrays.copyOf(toolLength, n);
                 if (indexCap != NO_INDEX) buildIndex((int) indexCap); // the trees grow with the slots
             }
         }
@@ -99,7 +110,23 @@ final class Transcript {
         slots[i] = st;
         seqs[i] = st.seq;
         size++;
-        return i;
+        sizeT[i] = minTranscriptChars(st);
+        boolean capped = st.role == Role.TOOL && !answersTheHead(st);
+        toolLength[i] = capped ? st.text.length() : -1;
+        sizeB[i] = capped ? 0 : minBrickChars(st, 0);
+        indexPresence(i);
+        if (indexCap != NO_INDEX) {
+            long b = brickSize(i, (int) indexCap);
+            addAt(treeT, i, sizeT[i]);
+            addAt(treeB, i, b);
+            bodyT += sizeT[i];
+            bodyB += b;
+        }
+    }
+
+    /** Slot {@code i}'s {@link #minBrickChars} under this brick result cap. */
+    private long brickSize(int i, int cap) {
+        return toolLength[i] < 0 ? sizeB[i] : Math.min(toolLength[i], Math.max(0, cap));
     }
 
     /** The body turns, oldest first. */
@@ -121,7 +148,6 @@ final class Transcript {
     /** Records that a stored turn changed (a legacy result arrived, its trail went to the manifest). */
     void changed(StoredTurn st) {
         if (journal != null) journal.put(EntryKind.TURN, st.seq);
-        if (indexCap == NO_INDEX) return;
         // Its presence may have changed (a trail manifested); the head's manifest changes its TOOL turns'.
         if (st == headAssistant) {
             for (int i = changing.nextSetBit(0); i >= 0; i = changing.nextSetBit(i + 1)) indexPresence(i);
@@ -293,8 +319,8 @@ final class Transcript {
     /** Takes a body turn out: from the index and the journal, and into the compacted part when {@code digest}. */
     private void remove(int i, Policy policy, boolean digest) {
         StoredTurn t = slots[i];
-        long tT = minTranscriptChars(t);
-        long tB = minBrickChars(t, (int) indexCap);
+        long tT = sizeT[i];
+        long tB = brickSize(i, (int) indexCap);
         addAt(treeT, i, -tT);
         addAt(treeB, i, -tB);
         bodyT -= tT;
@@ -324,22 +350,15 @@ final class Transcript {
             Arrays.fill(treeT, 0);
             Arrays.fill(treeB, 0);
         }
-        always.clear();
-        never.clear();
-        changing.clear();
-        alwaysFrom = 0;
-        neverFrom = 0;
         indexCap = cap;
         long t = 0;
         long b = 0;
         for (int i = first; i < end; i++) {
-            StoredTurn st = slots[i];
-            if (st == null) continue;
-            treeT[i + 1] = minTranscriptChars(st);
-            treeB[i + 1] = minBrickChars(st, cap);
+            if (slots[i] == null) continue;
+            treeT[i + 1] = sizeT[i];
+            treeB[i + 1] = brickSize(i, cap);
             t += treeT[i + 1];
             b += treeB[i + 1];
-            indexPresence(i);
         }
         // Each node adds itself to its parent: the linear-time Fenwick build.
         for (int k = 1; k <= n; k++) {
@@ -351,18 +370,6 @@ final class Transcript {
         }
         bodyT = t;
         bodyB = b;
-    }
-
-    /** Adds a new slot to the valid index. */
-    private void indexSlot(int i, int cap) {
-        StoredTurn st = slots[i];
-        long t = minTranscriptChars(st);
-        long b = minBrickChars(st, cap);
-        addAt(treeT, i, t);
-        addAt(treeB, i, b);
-        bodyT += t;
-        bodyB += b;
-        indexPresence(i);
     }
 
     /** Files slot {@code i} under its turn's current presence. */
@@ -416,12 +423,21 @@ final class Transcript {
             if (slots[i] != null) {
                 slots[j] = slots[i];
                 seqs[j] = seqs[i];
+                sizeT[j] = sizeT[i];
+                sizeB[j] = sizeB[i];
+                toolLength[j] = toolLength[i];
                 j++;
             }
         }
         Arrays.fill(slots, j, end, null);
         first = 0;
         end = j;
+        always.clear();
+        never.clear();
+        changing.clear();
+        alwaysFrom = 0;
+        neverFrom = 0;
+        for (int i = 0; i < end; i++) indexPresence(i);
         if (indexCap != NO_INDEX) buildIndex((int) indexCap);
     }
 
@@ -435,6 +451,9 @@ final class Transcript {
             if (st == null) continue;
             t += minTranscriptChars(st);
             b += minBrickChars(st, policy);
+            if (sizeT[i] != minTranscriptChars(st) || brickSize(i, (int) indexCap) != minBrickChars(st, policy)) {
+                return false;
+            }
             if (prefix(treeT, i) != t || prefix(treeB, i) != b) return false;
             if (presence(st) == Presence.ALWAYS ? !always.get(i) : presence(st) == Presence.NEVER ? !never.get(i)
                     : !changing.get(i)) {
