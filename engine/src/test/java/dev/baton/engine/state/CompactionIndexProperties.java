@@ -70,6 +70,18 @@ class CompactionIndexProperties {
     @Property(tries = 300)
     void shouldCompactByTheIndexExactlyAsTheWalk(@ForAll @Size(min = 20, max = 250) List<@From("op") Op> ops,
                                                  @ForAll boolean onePolicy) {
+        check(ops, onePolicy);
+        Statistics.label("compacted").coverage(c -> c.check(true).percentage(p -> p >= 30));
+    }
+
+    @Property(tries = 6)
+    void shouldCompactByTheIndexExactlyAsTheWalkOverLongSessions(
+            @ForAll @Size(min = 2_000, max = 3_000) List<@From("op") Op> ops) {
+        // Long enough for the slots to grow and be repacked many times with the index built.
+        check(ops, true);
+    }
+
+    private static void check(List<Op> ops, boolean onePolicy) {
         SessionState index = SessionState.empty();
         SessionState walk = SessionState.empty();
         walk.transcript.byWalk = true;
@@ -107,7 +119,6 @@ class CompactionIndexProperties {
         Statistics.label("compacted").collect(index.compacted().count > 0);
         Statistics.label("never-render turns dropped").collect(
                 walk.turnCount() - walk.body().size() - walk.compacted().count > 2);
-        Statistics.label("compacted").coverage(c -> c.check(true).percentage(p -> p >= 30));
     }
 
     private static Turn turn(Op op, long seq, List<String> open) {
