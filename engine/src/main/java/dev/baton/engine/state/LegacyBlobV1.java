@@ -141,8 +141,11 @@ public final class LegacyBlobV1 {
         Transcript t = s.transcript;
         t.headUser = turn(v.headUser);
         t.headAssistant = turn(v.headAssistant);
-        for (V1Turn b : v.body) t.body.addLast(turn(b));
-        for (StoredTurn st : t.body) t.weight += st.weight();
+        for (V1Turn b : v.body) {
+            StoredTurn st = turn(b);
+            t.addReadBack(st);
+            t.weight += st.weight();
+        }
         if (t.headUser != null) t.weight += t.headUser.weight();
         if (t.headAssistant != null) t.weight += t.headAssistant.weight();
         Compacted c = t.compacted;
@@ -159,6 +162,7 @@ public final class LegacyBlobV1 {
             s.ledger.trails.add(te);
         }
         s.ledger.manifestUnlisted = v.manifestUnlisted;
+        s.ledger.readBack(); // the running sums, as a state read back from its entries starts them
         for (V1OpenCall oc : v.openCalls.values()) {
             s.ledger.openCalls.put(oc.callId(), new TrailLedger.OpenCall(s.ledger.nextCallOrdinal++, oc.callingSeq(),
                     oc.agent(), oc.callId(), oc.tool(), oc.arguments()));

@@ -342,7 +342,7 @@ public final class SessionState {
     public StoredTurn headUser() { return transcript.headUser; }
     public StoredTurn headAssistant() { return transcript.headAssistant; }
     /** Body turns still held in full, in seq order (the newest ones). */
-    public List<StoredTurn> body() { return List.copyOf(transcript.body); }
+    public List<StoredTurn> body() { return transcript.body(); }
     public Compacted compacted() { return transcript.compacted; }
     /** Trail-bearing turns known to the retention plan, newest first. */
     public List<TrailEntry> trails() { return Collections.unmodifiableList(ledger.trails); }

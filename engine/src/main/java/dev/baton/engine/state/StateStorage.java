@@ -65,7 +65,7 @@ public final class StateStorage {
     private static void forEachKey(SessionState s, java.util.function.ObjLongConsumer<EntryKind> key) {
         if (s.transcript.headUser != null) key.accept(EntryKind.TURN, s.transcript.headUser.seq);
         if (s.transcript.headAssistant != null) key.accept(EntryKind.TURN, s.transcript.headAssistant.seq);
-        for (StoredTurn t : s.transcript.body) key.accept(EntryKind.TURN, t.seq);
+        s.transcript.forEachBody(t -> key.accept(EntryKind.TURN, t.seq));
         for (long seq : s.ordering.held.keySet()) key.accept(EntryKind.HELD, seq);
         for (long seq : s.transcript.compacted.lineSeqs) key.accept(EntryKind.DIGEST, seq);
         for (TrailEntry e : s.ledger.trails) key.accept(EntryKind.TRAIL, e.seq);

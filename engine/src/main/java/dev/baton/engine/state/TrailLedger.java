@@ -91,9 +91,20 @@ final class TrailLedger {
         if (journal != null) journal.put(EntryKind.TRAIL, e.seq);
     }
 
-    /** The entry of this seq, or null (recent entries are first). */
+    /**
+     * The entry of this seq, or null: a binary search, as {@link #trails} is in descending seq order (entries are
+     * added newest first in apply order, which is seq order, read back newest first, and only its old end is cut).
+     */
     TrailEntry find(long seq) {
-        for (TrailEntry e : trails) if (e.seq == seq) return e;
+        int lo = 0;
+        int hi = trails.size() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            long s = trails.get(mid).seq;
+            if (s == seq) return trails.get(mid);
+            if (s > seq) lo = mid + 1;
+            else hi = mid - 1;
+        }
         return null;
     }
 

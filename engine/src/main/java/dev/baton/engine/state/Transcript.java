@@ -3,48 +3,76 @@ package dev.baton.engine.state;
 import dev.baton.engine.model.Role;
 import dev.baton.engine.policy.Policy;
 
-import java.util.ArrayDeque;
-import java.util.Iterator;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The transcript window (R5): the head (the first USER turn and the first ASSISTANT turn after it, kept whole), the
  * body turns any future snapshot can still show (each its own stored entry, {@link EntryKind#TURN}), and what
  * compaction dropped from the body ({@link Compacted}: a count, a seq span and digest lines, each line its own entry,
  * {@link EntryKind#DIGEST}).
+ *
+ * <p>The body is an array of slots in seq order (null once a turn left; repacked when half the slots are empty) with an
+ * index for compaction: Fenwick trees of each turn's minimal transcript and brick sizes (the sizes of the turns
+ * newer than a slot in O(log n)) and bit sets of the turns that always or never render, so that compaction finds
+ * the turns that leave without visiting those that stay ({@link #compact}).
  */
 final class Transcript {
     StoredTurn headUser;
     StoredTurn headAssistant;
-    final ArrayDeque<StoredTurn> body = new ArrayDeque<>();
     Compacted compacted = new Compacted();
     /** Approximate bytes of the stored turns (for the decoded-state cache's weight). */
     long weight;
     StateJournal journal;
+
     /**
-     * Running sums over {@link #body} of {@link #minTranscriptChars} and {@link #minBrickChars} (not stored: kept while
-     * the state lives), so that compaction does not walk the whole body on every turn. Valid for the brick result cap
-     * {@link #sumsCap}; {@link #NO_SUMS} when not computed yet (a new or read-back state: see {@link #pendingT}) and
-     * recomputed once when a policy with another cap comes.
+     * True to compact by the reference walk ({@link #compactByWalk}, what the index replaced) rather than the index:
+     * for tests and for benchmarks measuring both in one run ({@code -Dbaton.compaction=walk}).
      */
+    boolean byWalk = WALK_BY_DEFAULT;
+    static final boolean WALK_BY_DEFAULT = "walk".equals(System.getProperty("baton.compaction"));
+
+    /** Body turns in seq order, null where a turn left; slots {@code [first, end)} may be in use. */
+    private StoredTurn[] slots = new StoredTurn[8];
+    /** The seq of each slot, also of a slot whose turn left (so that they stay sorted for a binary search). */
+    private long[] seqs = new long[8];
+    /**
+     * Each slot's {@link #minTranscriptChars} and {@link #minBrickChars} without the brick result cap, and for a TOOL
+     * turn whose brick size the cap bounds its result's length (else -1): kept when the turn is added (also read
+     * back), so that building the index reads these arrays rather than every turn.
+     */
+    private long[] sizeT = new long[8];
+    private long[] sizeB = new long[8];
+    private int[] toolLength = new int[8];
+    private int first;
+    private int end;
+    /** Body turns (non-null slots). */
+    private int size;
+
+    /**
+     * The compaction index: Fenwick trees (1-based, one node per slot) of {@link #minTranscriptChars} and
+     * {@link #minBrickChars} and their totals, valid for the brick result cap {@link #indexCap} ({@link #NO_INDEX}:
+     * not built, as for a new or read-back state; built from the size arrays, in one pass, by the first
+     * {@link #compact} and again when the cap changes); and, always kept, which slots hold a turn whose
+     * {@link #presence} is ALWAYS, NEVER or CHANGING.
+     */
+    private long indexCap = NO_INDEX;
+    private static final long NO_INDEX = Long.MIN_VALUE;
+    private long[] treeT = NO_TREE;
+    private long[] treeB = NO_TREE;
+    private static final long[] NO_TREE = new long[1];
     private long bodyT;
     private long bodyB;
-    private long sumsCap = NO_SUMS;
-    private static final long NO_SUMS = Long.MIN_VALUE;
-    /**
-     * Until the sums are valid for a cap (a new or read-back state), what they are made of without the cap: the
-     * transcript sizes, the brick sizes of the turns the cap does not touch, and the sum and longest of the TOOL
-     * results it does, over the {@link #pendingCount} body turns added since. The first {@link #compact} takes the
-     * sums from them without a walk over the body.
-     */
-    private long pendingT;
-    private long pendingFixedB;
-    private long pendingToolChars;
-    private int pendingToolMax;
-    private int pendingCount;
-    /** The lengths of those TOOL results, for a cap shorter than the longest ({@link #pendingTools} of them). */
-    private int[] pendingToolLengths = NO_LENGTHS;
-    private int pendingTools;
-    private static final int[] NO_LENGTHS = new int[0];
+    private final BitSet always = new BitSet();
+    private final BitSet never = new BitSet();
+    private final BitSet changing = new BitSet();
+    /** No ALWAYS (NEVER) bit is set below this slot. */
+    private int alwaysFrom;
+    private int neverFrom;
 
     /** Adds an applied turn: to the head when it is the head's USER or ASSISTANT turn, else to the body. */
     void add(StoredTurn st) {
@@ -53,13 +81,7 @@ final class Transcript {
         } else if (st.role == Role.ASSISTANT && headUser != null && headAssistant == null) {
             headAssistant = st;
         } else {
-            body.addLast(st);
-            if (sumsCap != NO_SUMS) {
-                bodyT += minTranscriptChars(st);
-                bodyB += minBrickChars(st, (int) sumsCap);
-            } else {
-                pend(st);
-            }
+            append(st);
         }
         weight += st.weight();
         changed(st);
@@ -67,43 +89,87 @@ final class Transcript {
 
     /** Adds a body turn of a state being read back from its entries (in seq order, after the head turns before it). */
     void addReadBack(StoredTurn st) {
-        body.addLast(st);
-        pend(st);
+        append(st);
     }
 
-    private void pend(StoredTurn st) {
-        pendingT += minTranscriptChars(st);
-        if (st.role != Role.TOOL) {
-            pendingFixedB += minBrickChars(st, 0); // the cap bounds TOOL results only
-        } else if (!answersTheHead(st)) {
-            int n = st.text.length();
-            pendingToolChars += n;
-            pendingToolMax = Math.max(pendingToolMax, n);
-            if (pendingTools == pendingToolLengths.length) {
-                pendingToolLengths = java.util.Arrays.copyOf(pendingToolLengths, Math.max(16, 2 * pendingTools));
+    private void append(StoredTurn st) {
+        if (end == slots.length) {
+            if (end - size > size) {
+                repack();
+            } else {
+                int n = 2 * slots.length;
+                slots = Arrays.copyOf(slots, n);
+                seqs = Arrays.copyOf(seqs, n);
+                sizeT = Arrays.copyOf(sizeT, n);
+                sizeB = Arrays.copyOf(sizeB, n);
+                toolLength = Arrays.copyOf(toolLength, n);
+                if (indexCap != NO_INDEX) buildIndex((int) indexCap); // the trees grow with the slots
             }
-            pendingToolLengths[pendingTools++] = n;
         }
-        pendingCount++;
+        int i = end++;
+        slots[i] = st;
+        seqs[i] = st.seq;
+        size++;
+        sizeT[i] = minTranscriptChars(st);
+        boolean capped = st.role == Role.TOOL && !answersTheHead(st);
+        toolLength[i] = capped ? st.text.length() : -1;
+        sizeB[i] = capped ? 0 : minBrickChars(st, 0);
+        indexPresence(i);
+        if (indexCap != NO_INDEX) {
+            long b = brickSize(i, (int) indexCap);
+            addAt(treeT, i, sizeT[i]);
+            addAt(treeB, i, b);
+            bodyT += sizeT[i];
+            bodyB += b;
+        }
+    }
+
+    /** Slot {@code i}'s {@link #minBrickChars} under this brick result cap. */
+    private long brickSize(int i, int cap) {
+        return toolLength[i] < 0 ? sizeB[i] : Math.min(toolLength[i], Math.max(0, cap));
+    }
+
+    /** The body turns, oldest first. */
+    List<StoredTurn> body() {
+        List<StoredTurn> out = new ArrayList<>(size);
+        for (int i = first; i < end; i++) if (slots[i] != null) out.add(slots[i]);
+        return Collections.unmodifiableList(out);
+    }
+
+    /** Each body turn, oldest first. */
+    void forEachBody(Consumer<StoredTurn> action) {
+        for (int i = first; i < end; i++) if (slots[i] != null) action.accept(slots[i]);
+    }
+
+    int bodySize() {
+        return size;
     }
 
     /** Records that a stored turn changed (a legacy result arrived, its trail went to the manifest). */
     void changed(StoredTurn st) {
         if (journal != null) journal.put(EntryKind.TURN, st.seq);
+        // Its presence may have changed (a trail manifested); the head's manifest changes its TOOL turns'.
+        if (st == headAssistant) {
+            for (int i = changing.nextSetBit(0); i >= 0; i = changing.nextSetBit(i + 1)) indexPresence(i);
+        } else if (st != headUser) {
+            int i = slotOf(st.seq);
+            if (i >= 0 && slots[i] == st) indexPresence(i);
+        }
     }
 
     /** The stored head or body turn with this seq, or null. */
     StoredTurn find(long seq) {
         if (headUser != null && headUser.seq == seq) return headUser;
         if (headAssistant != null && headAssistant.seq == seq) return headAssistant;
-        // Recent turns are at the end: search backwards.
-        Iterator<StoredTurn> it = body.descendingIterator();
-        while (it.hasNext()) {
-            StoredTurn s = it.next();
-            if (s.seq == seq) return s;
-            if (s.seq < seq) break;
-        }
-        return null;
+        int i = slotOf(seq);
+        return i < 0 ? null : slots[i];
+    }
+
+    /** The slot whose seq is {@code seq} (its turn may have left), or -1. */
+    private int slotOf(long seq) {
+        if (end > first && seqs[end - 1] == seq) return end - 1; // the newest, the usual case
+        int i = Arrays.binarySearch(seqs, first, end, seq);
+        return i < 0 ? -1 : i;
     }
 
     /** How a body turn's presence in the transcript can change over time. */
@@ -178,81 +244,229 @@ final class Transcript {
      * the middle again: it becomes a count, a span and a digest line); a turn that never renders again leaves once
      * it is out of the brick's reach; a turn whose presence may still change stays (there are few: retained trails
      * and TOOL turns carried by the head).
+     *
+     * <p>The newer sizes only shrink along that walk, so the turns it removes are the ALWAYS turns before the first
+     * slot whose newer sizes fit both windows and the NEVER turns before the first slot whose newer brick sizes fit
+     * the brick's: two searches of the Fenwick trees find those slots, and the bit sets the turns before them, in
+     * slot (seq) order as the walk removes them. The cost is O(log n) plus the turns that leave; the result is the
+     * walk's ({@link #compactByWalk}, checked by {@code CompactionIndexProperties}).
      */
     void compact(Policy policy) {
-        if (body.size() < 2) return;
+        if (byWalk) {
+            compactByWalk(policy);
+            return;
+        }
+        if (size < 2) return;
         long w = window(policy);
         long bw = brickWindow(policy);
-        sums(policy);
+        index(policy);
+        int newest = end - 1;
+        while (slots[newest] == null) newest--;
+        // The walk never reaches the newest turn.
+        int limitNever = Math.min(firstSlotReaching(treeB, bodyB - bw), newest);
+        int limitAlways = Math.min(firstSlotReaching(treeT, bodyT - w), limitNever);
+        int a = always.nextSetBit(alwaysFrom);
+        int n = never.nextSetBit(neverFrom);
+        while (true) {
+            boolean takeA = a >= 0 && a < limitAlways;
+            boolean takeN = n >= 0 && n < limitNever;
+            if (takeA && (!takeN || a < n)) {
+                remove(a, policy, true);
+                a = always.nextSetBit(a + 1);
+            } else if (takeN) {
+                remove(n, policy, false);
+                n = never.nextSetBit(n + 1);
+            } else {
+                break;
+            }
+        }
+        alwaysFrom = a < 0 ? end : a;
+        neverFrom = n < 0 ? end : n;
+        repackIfSparse();
+    }
+
+    /**
+     * The reference compaction: the walk from the oldest body turn that {@link #compact} replaced (package-private
+     * for tests; benchmarks select it with {@code -Dbaton.compaction=walk}).
+     */
+    void compactByWalk(Policy policy) {
+        if (size < 2) return;
+        long w = window(policy);
+        long bw = brickWindow(policy);
+        index(policy);
         long newerT = bodyT;
         long newerB = bodyB;
-        Iterator<StoredTurn> it = body.iterator();
-        int left = body.size();
-        while (it.hasNext() && left > 1) {
-            StoredTurn t = it.next();
+        int left = size;
+        int cap = policy.brickResultCapChars();
+        for (int i = first; i < end && left > 1; i++) {
+            StoredTurn t = slots[i];
+            if (t == null) continue;
             left--;
-            long tT = minTranscriptChars(t);
-            long tB = minBrickChars(t, policy);
-            newerT -= tT;
-            newerB -= tB;
+            newerT -= minTranscriptChars(t);
+            newerB -= minBrickChars(t, cap);
             if (newerB <= bw && newerT <= w) break; // nothing newer can leave either
             Presence p = presence(t);
             // The brick caps results, so the brick's reach is checked on its own sizes too.
             if (p == Presence.ALWAYS && newerT > w && newerB > bw) {
-                it.remove();
-                dropped(t, tT, tB);
-                compacted.add(t.seq, DigestLine.of(t), policy.digestBudgetChars(), journal);
+                remove(i, policy, true);
             } else if (p == Presence.NEVER && newerB > bw) {
-                it.remove();
-                dropped(t, tT, tB);
+                remove(i, policy, false);
             }
         }
+        repackIfSparse();
     }
 
-    /** Makes the running sums valid for this policy's brick result cap (a full walk only when they are not). */
-    private void sums(Policy policy) {
-        if (sumsCap == policy.brickResultCapChars()) return;
-        if (sumsCap == NO_SUMS && pendingCount == body.size()) {
-            int cap = Math.max(0, policy.brickResultCapChars());
-            long tools = pendingToolChars;
-            if (pendingToolMax > cap) {
-                tools = 0;
-                for (int i = 0; i < pendingTools; i++) tools += Math.min(pendingToolLengths[i], cap);
-            }
-            bodyT = pendingT;
-            bodyB = pendingFixedB + tools;
-            sumsCap = policy.brickResultCapChars();
-            pendingToolLengths = NO_LENGTHS;
-            pendingTools = 0;
-            return;
+    /** Takes a body turn out: from the index and the journal, and into the compacted part when {@code digest}. */
+    private void remove(int i, Policy policy, boolean digest) {
+        StoredTurn t = slots[i];
+        long tT = sizeT[i];
+        long tB = brickSize(i, (int) indexCap);
+        addAt(treeT, i, -tT);
+        addAt(treeB, i, -tB);
+        bodyT -= tT;
+        bodyB -= tB;
+        always.clear(i);
+        never.clear(i);
+        changing.clear(i);
+        slots[i] = null;
+        size--;
+        while (first < end && slots[first] == null) first++;
+        weight -= t.weight();
+        if (journal != null) journal.delete(EntryKind.TURN, t.seq);
+        if (digest) compacted.add(t.seq, DigestLine.of(t), policy.digestBudgetChars(), journal);
+    }
+
+    /** Makes the index valid for this policy's brick result cap (a build in O(n) only when it is not). */
+    private void index(Policy policy) {
+        if (indexCap != policy.brickResultCapChars()) buildIndex(policy.brickResultCapChars());
+    }
+
+    private void buildIndex(int cap) {
+        int n = slots.length;
+        if (treeT.length != n + 1) {
+            treeT = new long[n + 1];
+            treeB = new long[n + 1];
+        } else {
+            Arrays.fill(treeT, 0);
+            Arrays.fill(treeB, 0);
         }
+        indexCap = cap;
         long t = 0;
         long b = 0;
-        for (StoredTurn st : body) {
-            t += minTranscriptChars(st);
-            b += minBrickChars(st, policy);
+        for (int i = first; i < end; i++) {
+            if (slots[i] == null) continue;
+            treeT[i + 1] = sizeT[i];
+            treeB[i + 1] = brickSize(i, cap);
+            t += treeT[i + 1];
+            b += treeB[i + 1];
+        }
+        // Each node adds itself to its parent: the linear-time Fenwick build.
+        for (int k = 1; k <= n; k++) {
+            int parent = k + (k & -k);
+            if (parent <= n) {
+                treeT[parent] += treeT[k];
+                treeB[parent] += treeB[k];
+            }
         }
         bodyT = t;
         bodyB = b;
-        sumsCap = policy.brickResultCapChars();
     }
 
-    /** True when the running sums (if computed) equal a walk over the body: for tests. */
+    /** Files slot {@code i} under its turn's current presence. */
+    private void indexPresence(int i) {
+        always.clear(i);
+        never.clear(i);
+        changing.clear(i);
+        switch (presence(slots[i])) {
+            case ALWAYS -> {
+                always.set(i);
+                alwaysFrom = Math.min(alwaysFrom, i);
+            }
+            case NEVER -> {
+                never.set(i);
+                neverFrom = Math.min(neverFrom, i);
+            }
+            default -> changing.set(i);
+        }
+    }
+
+    private static void addAt(long[] tree, int slot, long v) {
+        for (int k = slot + 1; k < tree.length; k += k & -k) tree[k] += v;
+    }
+
+    /**
+     * The first slot whose sizes, with every older slot's, reach {@code target}: the first slot whose strictly newer
+     * turns sum to at most {@code total - target}. 0 when {@code target <= 0}; the slot count when none does.
+     */
+    private static int firstSlotReaching(long[] tree, long target) {
+        if (target <= 0) return 0;
+        int n = tree.length - 1;
+        int pos = 0;
+        for (int step = Integer.highestOneBit(n); step > 0; step >>= 1) {
+            int next = pos + step;
+            if (next <= n && tree[next] < target) {
+                pos = next;
+                target -= tree[next];
+            }
+        }
+        return pos;
+    }
+
+    /** Repacks the slots once most are empty (amortised O(1) per turn that left). */
+    private void repackIfSparse() {
+        if (end - size > size + 64) repack();
+    }
+
+    private void repack() {
+        int j = 0;
+        for (int i = first; i < end; i++) {
+            if (slots[i] != null) {
+                slots[j] = slots[i];
+                seqs[j] = seqs[i];
+                sizeT[j] = sizeT[i];
+                sizeB[j] = sizeB[i];
+                toolLength[j] = toolLength[i];
+                j++;
+            }
+        }
+        Arrays.fill(slots, j, end, null);
+        first = 0;
+        end = j;
+        always.clear();
+        never.clear();
+        changing.clear();
+        alwaysFrom = 0;
+        neverFrom = 0;
+        for (int i = 0; i < end; i++) indexPresence(i);
+        if (indexCap != NO_INDEX) buildIndex((int) indexCap);
+    }
+
+    /** True when the index (if built) equals a walk over the body: for tests. */
     boolean sumsConsistent(Policy policy) {
-        if (sumsCap == NO_SUMS || sumsCap != policy.brickResultCapChars()) return true;
+        if (indexCap == NO_INDEX || indexCap != policy.brickResultCapChars()) return true;
         long t = 0;
         long b = 0;
-        for (StoredTurn st : body) {
+        for (int i = first; i < end; i++) {
+            StoredTurn st = slots[i];
+            if (st == null) continue;
             t += minTranscriptChars(st);
             b += minBrickChars(st, policy);
+            if (sizeT[i] != minTranscriptChars(st) || brickSize(i, (int) indexCap) != minBrickChars(st, policy)) {
+                return false;
+            }
+            if (prefix(treeT, i) != t || prefix(treeB, i) != b) return false;
+            if (presence(st) == Presence.ALWAYS ? !always.get(i) : presence(st) == Presence.NEVER ? !never.get(i)
+                    : !changing.get(i)) {
+                return false;
+            }
+            if ((always.get(i) && i < alwaysFrom) || (never.get(i) && i < neverFrom)) return false;
         }
         return t == bodyT && b == bodyB;
     }
 
-    private void dropped(StoredTurn t, long tT, long tB) {
-        bodyT -= tT;
-        bodyB -= tB;
-        weight -= t.weight();
-        if (journal != null) journal.delete(EntryKind.TURN, t.seq);
+    private static long prefix(long[] tree, int slot) {
+        long s = 0;
+        for (int k = slot + 1; k > 0; k -= k & -k) s += tree[k];
+        return s;
     }
 }
