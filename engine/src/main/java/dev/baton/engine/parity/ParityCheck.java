@@ -111,8 +111,8 @@ public final class ParityCheck {
         return switch (s.kind()) {
             case USER, ASSISTANT_TEXT -> s.text().plainLength() == 0 ? 0 : 1;
             case SYSTEM -> systemItemCount(s.systemContent());
-            // A narration's first line is its call line's (the outcome follows on the next line).
-            case STEP -> systemItemCount(Narration.callLine(s.step()) + "\n");
+            // A narration's first line is its call line's, and only the first line is looked at.
+            case STEP -> systemItemCount(s.shown());
             case MARKER -> systemItemCount(s.marker());
         };
     }
