@@ -1,5 +1,6 @@
 package dev.baton.engine.state;
 
+import dev.baton.engine.layout.TurnLayout;
 import dev.baton.engine.model.Role;
 import dev.baton.engine.model.ToolStep;
 
@@ -30,12 +31,21 @@ public final class StoredTurn {
     public ResolvedCall answers;
     /** TOOL turn: the call id it carried (may be null). */
     public String toolCallId;
+    /**
+     * Not stored (no part of the stored format; a decoded turn starts without it): the segments this turn laid out
+     * into at the last LOCAL hand-off and the facts they depend on ({@link TurnLayout}), so that the next hand-off
+     * need not lay out, measure and narrate an unchanged turn again. Set by the layout; dropped by the state when it
+     * changes the turn (a legacy result arrives, the trail goes to the manifest). Counted in {@link #weight()}.
+     */
+    public TurnLayout layoutMemo;
 
     /**
      * Approximate Java heap bytes of this turn, fixed at the first call (the decoded-state cache's weight): every
      * string at its heap size ({@link #heapBytes}), plus the objects around them. Calibrated against heap measured
      * after a full GC (benchmarks' {@code LiveSessionsHarness}, docs/capacity.md): within about 10 % for sessions of
-     * 2 to 200 turns; counting only the UTF-8 text, as before, left the heap 1.3 to 2.8 times the weight.
+     * 2 to 200 turns; counting only the UTF-8 text, as before, left the heap 1.3 to 2.8 times the weight. Since the
+     * layout memo it also reserves what the memo may hold ({@link #layoutMemoBytes}), which a state that was never
+     * rendered does not use.
      */
     private long weight = -1;
 
@@ -67,10 +77,46 @@ public final class StoredTurn {
                 n += STEP_OVERHEAD_BYTES + heapBytes(answers.callingAgent()) + heapBytes(answers.callId())
                         + heapBytes(answers.tool()) + heapBytes(answers.arguments());
             }
-            weight = n;
+            weight = n + layoutMemoBytes();
         }
         return weight;
     }
+
+    /**
+     * What {@link #layoutMemo} holds at most, reserved up front so that the weight stays fixed while the memo comes
+     * and goes: the memo, and per segment its objects and what it shows. A text segment shows the turn's own string;
+     * a SYSTEM turn's escaped text and a step's narration (call line and result) are strings of their own, of about
+     * the sizes counted here. A legacy call's result that arrives later is the answering TOOL turn's text, shown by
+     * that turn (by the calling turn only while it is the head's ASSISTANT turn: not reserved).
+     */
+    long layoutMemoBytes() {
+        long n = LAYOUT_MEMO_OVERHEAD_BYTES;
+        if (text != null && !text.isEmpty()) n += SEGMENT_OVERHEAD_BYTES;
+        if (role == Role.SYSTEM) n += heapBytes(text);
+        if (trail != null) {
+            for (ToolStep s : trail) {
+                n += SEGMENT_OVERHEAD_BYTES + narrationBytes(s.tool(), s.arguments(), s.result());
+            }
+        }
+        if (calls != null) {
+            for (LegacyCall c : calls) n += SEGMENT_OVERHEAD_BYTES + narrationBytes(c.tool, c.arguments, null);
+        }
+        if (role == Role.TOOL) {
+            n += SEGMENT_OVERHEAD_BYTES + (answers == null ? narrationBytes(null, null, text)
+                    : narrationBytes(answers.tool(), answers.arguments(), text));
+        }
+        return n;
+    }
+
+    /** A narration's heap bytes: its call line around the tool and arguments, then the result line. */
+    private long narrationBytes(String tool, String arguments, String result) {
+        return heapBytes(agent) + heapBytes(tool) + heapBytes(arguments) + heapBytes(result);
+    }
+
+    /** The memo object and its list. */
+    static final int LAYOUT_MEMO_OVERHEAD_BYTES = 64;
+    /** A segment with its step view and datum, and its list slot. */
+    static final int SEGMENT_OVERHEAD_BYTES = 150;
 
     /**
      * Heap bytes of a string on a 64-bit JVM with compact strings and compressed pointers: the String object and its
