@@ -37,7 +37,7 @@ public final class HandoffWorkload {
      * its own duration in ns.
      */
     public static LongSupplier operation(String target, int turns, double sizeFactor) {
-        return operation(target, turns, sizeFactor, false);
+        return operation(target, turns, sizeFactor, false, false);
     }
 
     /**
@@ -46,9 +46,13 @@ public final class HandoffWorkload {
      * new turns before each hand-off (the end-to-end harness's pace; the applying is not timed; after {@code turns}
      * new turns the state starts again from its first {@code turns} and is handed off once untimed), and
      * {@code local-cold} hands off a state just decoded from its stored form (a decoded-state cache miss; the
-     * decoding is not timed).
+     * decoding is not timed). With {@code cpu} the duration is this thread's CPU time around the timed part (the
+     * untimed part excluded, which timing the whole operation from outside would not).
      */
-    public static LongSupplier operation(String target, int turns, double sizeFactor, boolean renderOnly) {
+    public static LongSupplier operation(String target, int turns, double sizeFactor, boolean renderOnly,
+                                         boolean cpu) {
+        java.lang.management.ThreadMXBean bean = java.lang.management.ManagementFactory.getThreadMXBean();
+        LongSupplier clock = cpu ? bean::getCurrentThreadCpuTime : System::nanoTime;
         Policy policy = Policy.defaults();
         SessionGenerator.Sizes sizes = SessionGenerator.Sizes.REALISTIC.scaled(sizeFactor);
         boolean warm = target.equals("local-warm");
@@ -70,10 +74,10 @@ public final class HandoffWorkload {
                 for (int i = 0; i < 25; i++) state[0].offerTurn(session.get(next[0]++), policy, 0L);
             }
             SessionState s0 = target.equals("local-cold") ? StateStorage.InMemory.roundTrip(state[0]) : state[0];
-            long t = System.nanoTime();
+            long t = clock.getAsLong();
             Snapshot s = ContextEngine.render("acme", "bench-session", s0, ready, policy);
             sink[0] += renderOnly ? s.stats().messageChars() : encoder.encode("baton.context-snapshots", s).length;
-            return System.nanoTime() - t + (sink[0] == Long.MIN_VALUE ? 1 : 0);
+            return clock.getAsLong() - t + (sink[0] == Long.MIN_VALUE ? 1 : 0);
         };
     }
 
