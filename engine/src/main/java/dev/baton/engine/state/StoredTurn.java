@@ -38,6 +38,8 @@ public final class StoredTurn {
      * changes the turn (a legacy result arrives, the trail goes to the manifest). Counted in {@link #weight()}.
      */
     public TurnLayout layoutMemo;
+    /** Not stored either: {@link DigestLine#of} of this turn once asked ({@link #digestLine()}). */
+    private String digestLine;
 
     /**
      * Approximate Java heap bytes of this turn, fixed at the first call (the decoded-state cache's weight): every
@@ -83,14 +85,30 @@ public final class StoredTurn {
     }
 
     /**
-     * What {@link #layoutMemo} holds at most, reserved up front so that the weight stays fixed while the memo comes
-     * and goes: the memo, and per segment its objects and what it shows. A text segment shows the turn's own string;
+     * {@link DigestLine#of} this turn, built on first use and kept: it depends on the turn's seq, agent, role, text
+     * and tool names, none of which changes, and every hand-off that trims the transcript asks for the line of each
+     * body turn it omits. Counted in {@link #weight()}.
+     */
+    public String digestLine() {
+        String d = digestLine;
+        if (d == null) {
+            d = DigestLine.of(this);
+            digestLine = d;
+        }
+        return d;
+    }
+
+    /**
+     * What {@link #layoutMemo} (and {@link #digestLine()}) holds at most, reserved up front so that the weight stays
+     * fixed while the memo comes and goes: the memo, and per segment its objects and what it shows. A text segment shows the turn's own string;
      * a SYSTEM turn's escaped text and a step's narration (call line and result) are strings of their own, of about
      * the sizes counted here. A legacy call's result that arrives later is the answering TOOL turn's text, shown by
      * that turn (by the calling turn only while it is the head's ASSISTANT turn: not reserved).
      */
     long layoutMemoBytes() {
-        long n = LAYOUT_MEMO_OVERHEAD_BYTES;
+        // and the digest line: at most an excerpt, the agent and the tool names (rounded up, escapes included)
+        long n = LAYOUT_MEMO_OVERHEAD_BYTES + 40 + 2L * (DigestLine.EXCERPT_CHARS + 40 + length(agent));
+        for (String name : toolNames) n += length(name) + 2;
         if (text != null && !text.isEmpty()) n += SEGMENT_OVERHEAD_BYTES;
         if (role == Role.SYSTEM) n += heapBytes(text);
         if (trail != null) {
@@ -106,6 +124,10 @@ public final class StoredTurn {
                     : narrationBytes(answers.tool(), answers.arguments(), text));
         }
         return n;
+    }
+
+    private static int length(String s) {
+        return s == null ? 0 : s.length();
     }
 
     /** A narration's heap bytes: its call line around the tool and arguments, then the result line. */

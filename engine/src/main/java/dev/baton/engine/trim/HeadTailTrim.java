@@ -7,7 +7,6 @@ import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Truncation;
 import dev.baton.engine.snapshot.TruncationKind;
 import dev.baton.engine.state.Compacted;
-import dev.baton.engine.state.DigestLine;
 import dev.baton.engine.state.SessionState;
 import dev.baton.engine.state.StoredTurn;
 
@@ -153,13 +152,29 @@ public final class HeadTailTrim {
         }
         Set<Long> rendering = new HashSet<>();
         for (Segment s : body) if (s.kind() != Segment.Kind.MARKER) rendering.add(s.seq());
+        List<String> bodyLines = new ArrayList<>();
+        long firstBodyLine = Long.MAX_VALUE;
         for (StoredTurn t : state.body()) {
             if (t.seq >= o.boundarySeq) break;
             if (!rendering.contains(t.seq)) continue;
             o.add(t.seq);
-            if (!o.overflow) lines.put(t.seq, DigestLine.of(t));
+            if (o.overflow) continue;
+            // The turn's own digest line, kept with it across hand-offs.
+            bodyLines.add(t.digestLine());
+            firstBodyLine = Math.min(firstBodyLine, t.seq);
         }
-        o.lines.addAll(lines.values());
+        if (lines.isEmpty() || lines.lastKey() < firstBodyLine) {
+            // Compacted turns are older than body turns: their lines, then the body's, are already in seq order.
+            o.lines.addAll(lines.values());
+            o.lines.addAll(bodyLines);
+        } else {
+            int i = 0;
+            for (StoredTurn t : state.body()) {
+                if (i == bodyLines.size()) break;
+                if (t.seq < o.boundarySeq && rendering.contains(t.seq)) lines.put(t.seq, bodyLines.get(i++));
+            }
+            o.lines.addAll(lines.values());
+        }
         return o;
     }
 
