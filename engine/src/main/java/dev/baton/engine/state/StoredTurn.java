@@ -99,29 +99,28 @@ public final class StoredTurn {
     }
 
     /**
-     * What {@link #layoutMemo} (and {@link #digestLine()}) holds at most, reserved up front so that the weight stays
-     * fixed while the memo comes and goes: the memo, and per segment its objects and what it shows. A text segment shows the turn's own string;
-     * a SYSTEM turn's escaped text and a step's narration (call line and result) are strings of their own, of about
-     * the sizes counted here. A legacy call's result that arrives later is the answering TOOL turn's text, shown by
-     * that turn (by the calling turn only while it is the head's ASSISTANT turn: not reserved).
+     * What {@link #layoutMemo} and {@link #digestLine()} hold, reserved up front so that the weight stays fixed while
+     * the memo comes and goes: the memo, per segment its objects and what it shows, and the digest line. A text
+     * segment shows the turn's own string; a SYSTEM turn's escaped text and a step's narration are strings of their
+     * own. Results are not reserved ({@link #narrationBytes}). Measured after a first LOCAL render (class histogram
+     * after a full GC, ten 1,000-turn states; benchmarks/README.md, "Render per hand-off, third pass"): the memos took
+     * 0.37 MB per state where this reserves 0.55 MB (size 0.1), 0.27 MB where it reserves 0.18 MB (size 1.0).
      */
     long layoutMemoBytes() {
-        // and the digest line: at most an excerpt, the agent and the tool names (rounded up, escapes included)
-        long n = LAYOUT_MEMO_OVERHEAD_BYTES + 40 + 2L * (DigestLine.EXCERPT_CHARS + 40 + length(agent));
+        // the digest line: at most an excerpt, the agent and the tool names, with its brackets
+        long n = LAYOUT_MEMO_OVERHEAD_BYTES + 40 + DigestLine.EXCERPT_CHARS + 24 + length(agent);
         for (String name : toolNames) n += length(name) + 2;
         if (text != null && !text.isEmpty()) n += SEGMENT_OVERHEAD_BYTES;
         if (role == Role.SYSTEM) n += heapBytes(text);
         if (trail != null) {
-            for (ToolStep s : trail) {
-                n += SEGMENT_OVERHEAD_BYTES + narrationBytes(s.tool(), s.arguments(), s.result());
-            }
+            for (ToolStep s : trail) n += SEGMENT_OVERHEAD_BYTES + narrationBytes(s.tool(), s.arguments());
         }
         if (calls != null) {
-            for (LegacyCall c : calls) n += SEGMENT_OVERHEAD_BYTES + narrationBytes(c.tool, c.arguments, null);
+            for (LegacyCall c : calls) n += SEGMENT_OVERHEAD_BYTES + narrationBytes(c.tool, c.arguments);
         }
         if (role == Role.TOOL) {
-            n += SEGMENT_OVERHEAD_BYTES + (answers == null ? narrationBytes(null, null, text)
-                    : narrationBytes(answers.tool(), answers.arguments(), text));
+            n += SEGMENT_OVERHEAD_BYTES + (answers == null ? narrationBytes(null, null)
+                    : narrationBytes(answers.tool(), answers.arguments()));
         }
         return n;
     }
@@ -130,9 +129,20 @@ public final class StoredTurn {
         return s == null ? 0 : s.length();
     }
 
-    /** A narration's heap bytes: its call line around the tool and arguments, then the result line. */
-    private long narrationBytes(String tool, String arguments, String result) {
-        return heapBytes(agent) + heapBytes(tool) + heapBytes(arguments) + heapBytes(result);
+    /**
+     * A narration's heap bytes, less its result: one string, its call line around the tool and arguments. The results
+     * a state's memos show add up to at most about what its transcripts show (the transcript budget): a result is
+     * shown, and its narration built, only when its step is in a transcript, and a step's trail is dropped when it
+     * goes to the manifest. Not reserved per turn: measured with the results, reserving them made the weight 3 to 5
+     * times the heap the memos take (1,000-turn sessions, sizes 0.1 and 1.0).
+     */
+    private long narrationBytes(String tool, String arguments) {
+        return 40 + 48 + chars(agent) + chars(tool) + chars(arguments);
+    }
+
+    /** The bytes of a string's characters within {@link #heapBytes} (one or two per char), 0 for null. */
+    private static long chars(String s) {
+        return s == null ? 0 : heapBytes(s) - 40;
     }
 
     /** The memo object and its list. */
