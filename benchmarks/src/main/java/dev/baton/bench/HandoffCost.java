@@ -11,8 +11,12 @@ import java.util.function.LongSupplier;
 /**
  * What one hand-off costs (render + content hash + Avro value: {@link HandoffWorkload}), this build against another
  * build of Baton, as paired ratios in one JVM: {@code HandoffCost --baseline-classpath CP [--seconds S]
- * [--turns 100,1000] [--targets local,cli] [--size-factor 1.0] [--cpu]} (the end-to-end harness uses 0.1). The baseline's classes (its engine, topology, ... target/classes first,
- * then the same dependencies and this module's classes) are loaded by their own class loader, the candidate's by
+ * [--turns 100,1000] [--targets local,cli] [--size-factor 1.0] [--cpu] [--render-only]} (the end-to-end harness uses
+ * 0.1; targets: {@link HandoffWorkload#operation(String, int, double, boolean, boolean)}; {@code --cpu} times each
+ * operation by this thread's CPU time, steadier on a loaded machine; {@code --render-only} times the render alone).
+ * The baseline's classes (its engine, topology, ... target/classes first, then the same dependencies and this
+ * module's classes, whose {@code HandoffWorkload} both builds then run) are loaded by their own class loader, the
+ * candidate's by
  * this one; the two operations alternate ({@link PairedComparison#pairs}) and the ratio is the median per-pair ratio
  * candidate / baseline (below 1: the candidate is cheaper). Without a baseline it prints this build's times only.
  */
@@ -27,6 +31,7 @@ public final class HandoffCost {
         List<String> targets = List.of("local", "cli");
         double sizeFactor = 1.0;
         boolean cpu = false;
+        boolean renderOnly = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--baseline-classpath" -> baselineClasspath = args[++i];
@@ -35,45 +40,34 @@ public final class HandoffCost {
                 case "--targets" -> targets = List.of(args[++i].split(","));
                 case "--size-factor" -> sizeFactor = Double.parseDouble(args[++i]);
                 case "--cpu" -> cpu = true;
+                case "--render-only" -> renderOnly = true;
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         ClassLoader baseline = baselineClasspath == null ? null : loader(baselineClasspath);
-        System.out.printf(Locale.ROOT, "size factor %s, %s%n", sizeFactor,
-                cpu ? "CPU time of this thread per operation" : "wall-clock time per operation");
+        System.out.printf(Locale.ROOT, "size factor %s, %s, %s%n", sizeFactor,
+                cpu ? "CPU time of this thread per operation" : "wall-clock time per operation",
+                renderOnly ? "render only" : "render + content hash + Avro");
         System.out.println("| hand-off | turns | candidate µs (median) | baseline µs (median) | ratio (median of pairs) | pairs |");
         System.out.println("|---|---:|---:|---:|---:|---:|");
         for (String target : targets) {
             for (int n : turns) {
-                LongSupplier candidate = timed(HandoffWorkload.operation(target, n, sizeFactor), cpu);
+                // The workload times itself (CPU with --cpu), leaving out what it prepares between operations.
+                LongSupplier candidate = HandoffWorkload.operation(target, n, sizeFactor, renderOnly, cpu);
                 if (baseline == null) {
                     PairedComparison.Pairs p = PairedComparison.pairs(candidate, candidate, seconds);
                     System.out.printf(Locale.ROOT, "| %s | %,d | %,.0f | — | — | %d |%n", target, n,
                             p.candidateNanos() / 1e3, p.pairs());
                     continue;
                 }
-                LongSupplier base = timed((LongSupplier) baseline.loadClass(HandoffWorkload.class.getName())
-                        .getMethod("operation", String.class, int.class, double.class).invoke(null, target, n, sizeFactor), cpu);
+                LongSupplier base = (LongSupplier) baseline.loadClass(HandoffWorkload.class.getName())
+                        .getMethod("operation", String.class, int.class, double.class, boolean.class, boolean.class)
+                        .invoke(null, target, n, sizeFactor, renderOnly, cpu);
                 PairedComparison.Pairs p = PairedComparison.pairs(candidate, base, seconds);
                 System.out.printf(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f | %.3f | %d |%n", target, n,
                         p.candidateNanos() / 1e3, p.baselineNanos() / 1e3, p.ratio(), p.pairs());
             }
         }
-    }
-
-    /**
-     * The operation timed by its own wall-clock figure, or with {@code cpu} by this thread's CPU time around it (the
-     * same measure for both builds, whatever their {@code HandoffWorkload} returns; steadier on a loaded machine,
-     * where a wall-clock figure also counts the time other processes held the core).
-     */
-    static LongSupplier timed(LongSupplier op, boolean cpu) {
-        if (!cpu) return op;
-        java.lang.management.ThreadMXBean bean = java.lang.management.ManagementFactory.getThreadMXBean();
-        return () -> {
-            long t = bean.getCurrentThreadCpuTime();
-            op.getAsLong();
-            return bean.getCurrentThreadCpuTime() - t;
-        };
     }
 
     /** A class loader that sees only {@code classpath} (and the JDK): the baseline's own copy of every class. */

@@ -9,6 +9,7 @@ import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
+import dev.baton.engine.state.StateStorage;
 import dev.baton.serde.MockSchemaRegistry;
 
 import java.io.IOException;
@@ -36,18 +37,47 @@ public final class HandoffWorkload {
      * its own duration in ns.
      */
     public static LongSupplier operation(String target, int turns, double sizeFactor) {
+        return operation(target, turns, sizeFactor, false, false);
+    }
+
+    /**
+     * {@link #operation(String, int, double)}, or only its render with {@code renderOnly}. Besides {@code local} and
+     * {@code cli} (the same state handed off again and again, nothing new between), {@code local-warm} applies 25
+     * new turns before each hand-off (the end-to-end harness's pace; the applying is not timed; after {@code turns}
+     * new turns the state starts again from its first {@code turns} and is handed off once untimed), and
+     * {@code local-cold} hands off a state just decoded from its stored form (a decoded-state cache miss; the
+     * decoding is not timed). With {@code cpu} the duration is this thread's CPU time around the timed part (the
+     * untimed part excluded, which timing the whole operation from outside would not).
+     */
+    public static LongSupplier operation(String target, int turns, double sizeFactor, boolean renderOnly,
+                                         boolean cpu) {
+        java.lang.management.ThreadMXBean bean = java.lang.management.ManagementFactory.getThreadMXBean();
+        LongSupplier clock = cpu ? bean::getCurrentThreadCpuTime : System::nanoTime;
         Policy policy = Policy.defaults();
-        List<Turn> session = SessionGenerator.session(turns, 42L, SessionGenerator.Sizes.REALISTIC.scaled(sizeFactor));
-        SessionState state = SessionGenerator.apply(session, SessionState.empty(), policy);
+        SessionGenerator.Sizes sizes = SessionGenerator.Sizes.REALISTIC.scaled(sizeFactor);
+        boolean warm = target.equals("local-warm");
+        List<Turn> session = SessionGenerator.session(warm ? 2 * turns : turns, 42L, sizes);
+        List<Turn> first = session.subList(0, turns);
         ReadyHandoff ready = new ReadyHandoff(target.equals("cli") ? SessionGenerator.cliHandoff()
                 : SessionGenerator.localHandoff(), 1_000L, null);
         SnapshotEncoder encoder = SnapshotEncoder.avro(MockSchemaRegistry.forScope("handoff-workload"));
         long[] sink = new long[1];
+        SessionState[] state = {SessionGenerator.apply(first, SessionState.empty(), policy)};
+        int[] next = {turns};
         return () -> {
-            long t = System.nanoTime();
-            Snapshot s = ContextEngine.render("acme", "bench-session", state, ready, policy);
-            sink[0] += encoder.encode("baton.context-snapshots", s).length;
-            return System.nanoTime() - t + (sink[0] == Long.MIN_VALUE ? 1 : 0);
+            if (warm) {
+                if (next[0] + 25 > session.size()) {
+                    state[0] = SessionGenerator.apply(first, SessionState.empty(), policy);
+                    ContextEngine.render("acme", "bench-session", state[0], ready, policy);
+                    next[0] = turns;
+                }
+                for (int i = 0; i < 25; i++) state[0].offerTurn(session.get(next[0]++), policy, 0L);
+            }
+            SessionState s0 = target.equals("local-cold") ? StateStorage.InMemory.roundTrip(state[0]) : state[0];
+            long t = clock.getAsLong();
+            Snapshot s = ContextEngine.render("acme", "bench-session", s0, ready, policy);
+            sink[0] += renderOnly ? s.stats().messageChars() : encoder.encode("baton.context-snapshots", s).length;
+            return clock.getAsLong() - t + (sink[0] == Long.MIN_VALUE ? 1 : 0);
         };
     }
 

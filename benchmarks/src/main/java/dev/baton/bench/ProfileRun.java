@@ -14,7 +14,8 @@ import java.util.Locale;
  * Runs one engine scenario in a loop for a while, in this JVM, so that a profiler (JFR) sees only that scenario:
  * {@code ProfileRun SCENARIO KIND TURNS SECONDS} with SCENARIO one of apply, render-local, render-cli, encode,
  * decode, handoff-local, handoff-cli (render + content hash + Avro value, {@link HandoffWorkload}: always a compacted
- * state) and KIND COMPACTED or FULL. Prints operations per second; not a benchmark (no forks, no statistics).
+ * state), workload-TARGET or workload-render-TARGET (any {@link HandoffWorkload} target, e.g. local-warm: render +
+ * hash + Avro, or render only) and KIND COMPACTED or FULL. Prints operations per second; not a benchmark (no forks, no statistics).
  */
 public final class ProfileRun {
     private ProfileRun() {
@@ -22,7 +23,7 @@ public final class ProfileRun {
 
     public static void main(String[] args) {
         if (args.length != 4 && args.length != 5) {
-            System.err.println("usage: ProfileRun apply|render-local|render-cli|handoff-local|handoff-cli|encode|decode COMPACTED|FULL TURNS SECONDS [SIZE_FACTOR (handoff-*)]");
+            System.err.println("usage: ProfileRun apply|render-local|render-cli|handoff-local|handoff-cli|workload-[render-]TARGET|encode|decode COMPACTED|FULL TURNS SECONDS [SIZE_FACTOR (handoff-*)]");
             System.exit(2);
         }
         String scenario = args[0];
@@ -41,6 +42,11 @@ public final class ProfileRun {
                 ? HandoffWorkload.operation("local", turns, sizeFactor) : null;
         java.util.function.LongSupplier handoffCli = scenario.equals("handoff-cli")
                 ? HandoffWorkload.operation("cli", turns, sizeFactor) : null;
+        // workload-TARGET: any HandoffWorkload target (local-warm, local-cold, ...); workload-render-TARGET: its render
+        boolean renderOnly = scenario.startsWith("workload-render-");
+        java.util.function.LongSupplier workload = scenario.startsWith("workload-")
+                ? HandoffWorkload.operation(scenario.substring(renderOnly ? 16 : 9), turns, sizeFactor, renderOnly, false)
+                : null;
         long ops = 0;
         long start = System.nanoTime();
         int sink = 0;
@@ -53,7 +59,10 @@ public final class ProfileRun {
                 case "decode" -> sink += (int) StateStorage.InMemory.roundTrip(state).turnCount();
                 case "handoff-local" -> sink += (int) handoffLocal.getAsLong();
                 case "handoff-cli" -> sink += (int) handoffCli.getAsLong();
-                default -> throw new IllegalArgumentException("unknown scenario " + scenario);
+                default -> {
+                    if (workload == null) throw new IllegalArgumentException("unknown scenario " + scenario);
+                    sink += (int) workload.getAsLong();
+                }
             }
             ops++;
         }

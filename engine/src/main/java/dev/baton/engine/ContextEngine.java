@@ -78,7 +78,8 @@ public final class ContextEngine {
         Parity parity = new Parity(receiver, 0, 0);
         if (h.target() == Target.LOCAL) {
             SegmentBuilder.Layout layout = SegmentBuilder.build(state, plan, ready.pendingMissing());
-            Trimmed trimmed = trim(layout, plan, budget, policy, state);
+            // The manifest rendered above is the one for this budget: rendered once per hand-off.
+            Trimmed trimmed = trim(layout, plan, budget, policy, state, manifest);
             if (policy.capsTokens()) {
                 TokenMeasure measure = new TokenMeasure(tokenizers.require(policy.transcriptBudgetEncoding()));
                 trimmed = capTokens(trimmed, layout, plan, budget, policy, state, measure);
@@ -130,6 +131,12 @@ public final class ContextEngine {
     static Trimmed trim(SegmentBuilder.Layout layout, RetentionPlan plan, int budget, Policy policy,
                         SessionState state) {
         Manifest.Rendered manifest = plan.hasManifest() ? Manifest.render(plan, manifestCap(policy, budget)) : null;
+        return trim(layout, plan, budget, policy, state, manifest);
+    }
+
+    /** {@link #trim} with the manifest already rendered for {@code budget} (null when the plan has none). */
+    static Trimmed trim(SegmentBuilder.Layout layout, RetentionPlan plan, int budget, Policy policy,
+                        SessionState state, Manifest.Rendered manifest) {
         Segment manifestSegment = manifest == null ? null : Segment.baton(manifest.text(),
                 new Truncation(TruncationKind.TRAIL_MANIFEST, manifestFrom(plan, manifest), newestManifested(plan),
                         plan.manifestTotal(), manifest.header()));

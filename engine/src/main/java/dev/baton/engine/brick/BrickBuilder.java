@@ -225,7 +225,7 @@ public final class BrickBuilder {
     static Entry entry(StoredTurn t, RetentionPlan plan, Policy policy, Long headAssistantSeq) {
         List<String> lines = new ArrayList<>();
         List<Truncation> notes = new ArrayList<>();
-        List<Segment> segs = SegmentBuilder.turnSegments(t, plan, headAssistantSeq);
+        List<Segment> segs = SegmentBuilder.segmentsOf(t, plan, headAssistantSeq);
         if (t.role == Role.ASSISTANT || t.role == Role.USER || t.role == Role.SYSTEM) {
             String who = t.role == Role.ASSISTANT ? t.agent : t.role.name().toLowerCase();
             String head = "[seq " + t.seq + " " + who + "]";

@@ -53,11 +53,10 @@ public final class MessageWriter {
 
     static Message message(Segment s, String receiver) {
         return switch (s.kind()) {
-            case USER -> Message.user(s.text().plain());
-            case SYSTEM -> Message.system(s.systemContent());
-            case ASSISTANT_TEXT -> Message.assistant(receiver.equals(s.agent()) ? null : s.agent(), s.text().plain());
-            case STEP -> Message.system(Narration.narrate(s.step()));
-            case MARKER -> Message.system(s.marker());
+            // shown(): built once per segment, and a segment of a stored turn's layout memo lives across hand-offs
+            case USER -> Message.user(s.shown());
+            case SYSTEM, STEP, MARKER -> Message.system(s.shown());
+            case ASSISTANT_TEXT -> Message.assistant(receiver.equals(s.agent()) ? null : s.agent(), s.shown());
         };
     }
 }

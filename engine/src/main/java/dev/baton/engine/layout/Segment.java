@@ -6,6 +6,7 @@ import dev.baton.engine.narration.StepView;
 import dev.baton.engine.snapshot.Truncation;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The unit of trimming (R5): one USER or SYSTEM message, one tool step (an own call with its result, or one
@@ -26,12 +27,39 @@ import java.util.List;
  * @param notes    the truncations this segment makes visible (a marker, cuts); empty when none
  * @param size     budget characters, receiver-independent; computed here from the content (the value passed in is
  *                 ignored), once, because trimming asks for it many times and a step's size means narrating it
+ *
+ * <p>A value class (equality over the parameters above) rather than a record only because it also carries what it
+ * shows ({@link #shown()}), built on first use and kept with the segment.
  */
-public record Segment(Kind kind, long order, long seq, long homeSeq, String agent, Datum text, StepView step,
-                      String marker, List<Truncation> notes, int size) {
-    public Segment {
-        notes = notes == null ? List.of() : List.copyOf(notes);
-        size = switch (kind) {
+public final class Segment {
+    private final Kind kind;
+    private final long order;
+    private final long seq;
+    private final long homeSeq;
+    private final String agent;
+    private final Datum text;
+    private final StepView step;
+    private final String marker;
+    private final List<Truncation> notes;
+    private final int size;
+    /**
+     * Not part of the value: the content as shown to a receiver that does not replay it natively ({@link #shown()}),
+     * built on first use. A segment kept in a stored turn's layout memo keeps it across hand-offs.
+     */
+    private String shown;
+
+    public Segment(Kind kind, long order, long seq, long homeSeq, String agent, Datum text, StepView step,
+                   String marker, List<Truncation> notes, int size) {
+        this.kind = kind;
+        this.order = order;
+        this.seq = seq;
+        this.homeSeq = homeSeq;
+        this.agent = agent;
+        this.text = text;
+        this.step = step;
+        this.marker = marker;
+        this.notes = notes == null ? List.of() : List.copyOf(notes);
+        this.size = switch (kind) {
             case USER, ASSISTANT_TEXT -> text.plainLength();
             case SYSTEM -> text.escapedLength();
             case STEP -> Narration.segmentSize(step);
@@ -42,6 +70,58 @@ public record Segment(Kind kind, long order, long seq, long homeSeq, String agen
     private Segment(Kind kind, long order, long seq, long homeSeq, String agent, Datum text, StepView step,
                     String marker, List<Truncation> notes) {
         this(kind, order, seq, homeSeq, agent, text, step, marker, notes, 0);
+    }
+
+    public Kind kind() { return kind; }
+    public long order() { return order; }
+    public long seq() { return seq; }
+    public long homeSeq() { return homeSeq; }
+    public String agent() { return agent; }
+    public Datum text() { return text; }
+    public StepView step() { return step; }
+    public String marker() { return marker; }
+    public List<Truncation> notes() { return notes; }
+    public int size() { return size; }
+
+    /**
+     * The content a receiver that does not replay this segment natively is shown: the plain text of a USER or
+     * ASSISTANT_TEXT segment, the escaped text of a SYSTEM one (R2), the narration of a step (R1), a marker's text.
+     * Built once per segment (a racy single check: every thread builds the same string).
+     */
+    public String shown() {
+        String s = shown;
+        if (s == null) {
+            s = switch (kind) {
+                case USER, ASSISTANT_TEXT -> text.plain();
+                case SYSTEM -> text.escaped();
+                case STEP -> Narration.narrate(step);
+                case MARKER -> marker;
+            };
+            shown = s;
+        }
+        return s;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) return true;
+        if (!(o instanceof Segment other)) return false;
+        return kind == other.kind && order == other.order && seq == other.seq && homeSeq == other.homeSeq
+                && size == other.size && Objects.equals(agent, other.agent) && Objects.equals(text, other.text)
+                && Objects.equals(step, other.step) && Objects.equals(marker, other.marker)
+                && notes.equals(other.notes);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(kind, order, seq, homeSeq, agent, text, step, marker, notes, size);
+    }
+
+    @Override
+    public String toString() {
+        return "Segment[kind=" + kind + ", order=" + order + ", seq=" + seq + ", homeSeq=" + homeSeq + ", agent="
+                + agent + ", text=" + text + ", step=" + step + ", marker=" + marker + ", notes=" + notes + ", size="
+                + size + "]";
     }
 
     public enum Kind { USER, SYSTEM, ASSISTANT_TEXT, STEP, MARKER }
@@ -86,16 +166,20 @@ public record Segment(Kind kind, long order, long seq, long homeSeq, String agen
     }
 
     public Segment withNotes(List<Truncation> n) {
-        return new Segment(kind, order, seq, homeSeq, agent, text, step, marker, n);
+        Segment noted = new Segment(kind, order, seq, homeSeq, agent, text, step, marker, n);
+        noted.shown = shown; // the same content
+        return noted;
     }
 
     /** The same segment placed at another position (a legacy step moving to its calling turn). */
     public Segment at(long newOrder) {
-        return new Segment(kind, newOrder, seq, homeSeq, agent, text, step, marker, notes);
+        Segment moved = new Segment(kind, newOrder, seq, homeSeq, agent, text, step, marker, notes);
+        moved.shown = shown; // the same content, shown the same way
+        return moved;
     }
 
     /** The SYSTEM segment's message content (R2: SYSTEM turns are quoted data). */
     public String systemContent() {
-        return text.escaped();
+        return shown();
     }
 }

@@ -35,12 +35,13 @@ public final class SegmentBuilder {
     public static Layout build(SessionState state, RetentionPlan plan, MissingRange pending) {
         List<Segment> head = new ArrayList<>();
         Long headAssistantSeq = state.headAssistant() == null ? null : state.headAssistant().seq;
-        if (state.headUser() != null) head.addAll(turnSegments(state.headUser(), plan, headAssistantSeq));
-        if (state.headAssistant() != null) head.addAll(turnSegments(state.headAssistant(), plan, headAssistantSeq));
+        if (state.headUser() != null) head.addAll(segmentsOf(state.headUser(), plan, headAssistantSeq));
+        if (state.headAssistant() != null) head.addAll(segmentsOf(state.headAssistant(), plan, headAssistantSeq));
         head.sort(Comparator.comparingLong(Segment::order));
 
-        List<Segment> body = new ArrayList<>();
-        for (StoredTurn t : state.body()) body.addAll(turnSegments(t, plan, headAssistantSeq));
+        List<StoredTurn> turns = state.body();
+        List<Segment> body = new ArrayList<>(turns.size() + turns.size() / 2 + 4);
+        for (StoredTurn t : turns) body.addAll(segmentsOf(t, plan, headAssistantSeq));
         for (MissingRange r : state.missingRanges()) {
             body.add(missingMarker(r, Markers.turnsMissing(r.count(), r.from(), r.to())));
         }
@@ -51,9 +52,17 @@ public final class SegmentBuilder {
         if (pending != null) {
             body.add(missingMarker(pending, Markers.turnsMissing(pending.count(), pending.from(), pending.to())));
         }
-        // Stable sort: a turn's own segments keep their order (trail, then text).
-        body.sort(Comparator.comparingLong(Segment::order));
+        // Stable sort: a turn's own segments keep their order (trail, then text). Without markers the turns'
+        // segments are already in order (body turns are in seq order and a turn's segments share its position).
+        if (!ordered(body)) body.sort(Comparator.comparingLong(Segment::order));
         return new Layout(head, body);
+    }
+
+    private static boolean ordered(List<Segment> segments) {
+        for (int i = 1; i < segments.size(); i++) {
+            if (segments.get(i - 1).order() > segments.get(i).order()) return false;
+        }
+        return true;
     }
 
     public static Segment missingMarker(MissingRange r, String text) {
@@ -61,6 +70,45 @@ public final class SegmentBuilder {
                 new Truncation(TruncationKind.TURNS_MISSING, r.from(), r.to(), r.count(), text));
     }
 
+    /**
+     * Whether stored turns keep their layout ({@link TurnLayout}) between hand-offs: on unless the system property
+     * {@code baton.layoutMemo} is {@code off} (read once; benchmarks measure the path without it, the same output).
+     */
+    static final boolean MEMO = !"off".equals(System.getProperty("baton.layoutMemo"));
+
+    /**
+     * {@link #turnSegments}, from the turn's layout memo when it is valid for this plan and head (see
+     * {@link TurnLayout}); otherwise laid out and remembered on the turn. The list is immutable.
+     */
+    public static List<Segment> segmentsOf(StoredTurn t, RetentionPlan plan, Long headAssistantSeq) {
+        if (!MEMO) return turnSegments(t, plan, headAssistantSeq);
+        boolean retained;
+        boolean head;
+        int answered = 0;
+        switch (t.role) {
+            case ASSISTANT -> {
+                retained = t.trailBearing && plan.isRetained(t.seq);
+                head = headAssistantSeq != null && headAssistantSeq == t.seq;
+                if (t.calls != null) for (StoredTurn.LegacyCall c : t.calls) if (c.answeredBySeq >= 0) answered++;
+            }
+            case TOOL -> {
+                StoredTurn.ResolvedCall a = t.answers;
+                retained = a != null && plan.isRetained(a.callingSeq());
+                head = a != null && headAssistantSeq != null && headAssistantSeq == a.callingSeq();
+            }
+            default -> {
+                retained = false;
+                head = false;
+            }
+        }
+        TurnLayout memo = t.layoutMemo;
+        if (memo != null && memo.matches(retained, head, t.trail, t.calls, answered)) return memo.segments();
+        memo = new TurnLayout(retained, head, t.trail, t.calls, answered, turnSegments(t, plan, headAssistantSeq));
+        t.layoutMemo = memo;
+        return memo.segments();
+    }
+
+    /** The segments of one stored turn, laid out now (see {@link #segmentsOf} for the memoized form). */
     public static List<Segment> turnSegments(StoredTurn t, RetentionPlan plan, Long headAssistantSeq) {
         List<Segment> out = new ArrayList<>();
         switch (t.role) {

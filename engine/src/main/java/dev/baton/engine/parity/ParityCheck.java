@@ -111,19 +111,22 @@ public final class ParityCheck {
         return switch (s.kind()) {
             case USER, ASSISTANT_TEXT -> s.text().plainLength() == 0 ? 0 : 1;
             case SYSTEM -> systemItemCount(s.systemContent());
-            // A narration's first line is its call line's (the outcome follows on the next line).
-            case STEP -> systemItemCount(Narration.callLine(s.step()) + "\n");
+            // A narration's first line is its call line's, and only the first line is looked at.
+            case STEP -> systemItemCount(s.shown());
             case MARKER -> systemItemCount(s.marker());
         };
     }
 
     /** How many items {@link #system} adds for {@code content}; only the first line is looked at. */
     private static int systemItemCount(String content) {
+        // The first line is looked at in place (no substring: parity asks for every segment on every hand-off).
         int nl = content.indexOf('\n');
-        String first = nl < 0 ? content : content.substring(0, nl);
-        int called = first.indexOf(" called ");
-        if (first.startsWith("[") && first.endsWith(")]") && called > 1 && nl > 0
-                && first.substring(called + " called ".length()).indexOf('(') > 0) {
+        int end = nl < 0 ? content.length() : nl;
+        int called = content.indexOf(" called ");
+        if (called >= end) called = -1; // " called " has no line break: a match past the first line is not in it
+        int args = called < 0 ? -1 : content.indexOf('(', called + " called ".length());
+        if (content.startsWith("[") && end >= 2 && content.startsWith(")]", end - 2) && called > 1 && nl > 0
+                && args > called + " called ".length() && args < end) {
             return 3;
         }
         // Unescaping empties only "" and a lone backslash.

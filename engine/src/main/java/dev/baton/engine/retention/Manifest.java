@@ -23,22 +23,23 @@ public final class Manifest {
     public static Rendered render(RetentionPlan plan, int capChars) {
         long total = plan.manifestTotal();
         String header = Markers.manifestHeader(total);
-        List<String> lines = new ArrayList<>();
+        List<TrailEntry> entries = plan.manifestEntries();
         List<Long> listed = new ArrayList<>();
         int used = header.length();
-        for (TrailEntry e : plan.manifestEntries()) {
-            String line = ManifestLine.of(e);
+        // Lines are measured, then written straight into the text (no string per line).
+        for (TrailEntry e : entries) {
+            int line = ManifestLine.length(e);
             long unlistedAfter = total - listed.size() - 1;
-            int withFooter = used + 1 + line.length() + 1 + Markers.manifestFooter(unlistedAfter).length();
+            int withFooter = used + 1 + line + 1 + Markers.manifestFooter(unlistedAfter).length();
             if (withFooter > capChars) break;
-            lines.add(line);
             listed.add(e.seq);
-            used += 1 + line.length();
+            used += 1 + line;
         }
         long unlisted = total - listed.size();
-        StringBuilder sb = new StringBuilder(header);
-        for (String l : lines) sb.append('\n').append(l);
-        sb.append('\n').append(Markers.manifestFooter(unlisted));
+        String footer = Markers.manifestFooter(unlisted);
+        StringBuilder sb = new StringBuilder(used + 1 + footer.length()).append(header);
+        for (int i = 0; i < listed.size(); i++) ManifestLine.appendTo(entries.get(i), sb.append('\n'));
+        sb.append('\n').append(footer);
         return new Rendered(sb.toString(), listed, unlisted, header);
     }
 }

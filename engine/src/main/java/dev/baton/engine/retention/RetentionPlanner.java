@@ -6,9 +6,8 @@ import dev.baton.engine.state.SessionState;
 import dev.baton.engine.state.TrailEntry;
 
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 
 /**
  * R3 — plans trail retention, newest first: the {@code expandedTrailTurns} newest trail-bearing turns are expanded;
@@ -24,7 +23,8 @@ public final class RetentionPlanner {
         List<Long> expanded = new ArrayList<>();
         List<Long> inlined = new ArrayList<>();
         List<TrailEntry> manifest = new ArrayList<>();
-        Set<Long> retained = new HashSet<>();
+        long[] retained = new long[8];
+        int kept = 0;
         long bytes = 0;
         List<TrailEntry> trails = state.trails();
         // R3's one walk, shared with the state's compaction (SessionState.retentionWalk).
@@ -39,9 +39,12 @@ public final class RetentionPlanner {
                     continue;
                 }
             }
-            retained.add(e.seq);
+            if (kept == retained.length) retained = Arrays.copyOf(retained, 2 * kept);
+            retained[kept++] = e.seq;
             bytes += e.bytes;
         }
+        retained = Arrays.copyOf(retained, kept);
+        Arrays.sort(retained);
         return new RetentionPlan(expanded, inlined, manifest, state.manifestUnlisted(), bytes, retained);
     }
 }

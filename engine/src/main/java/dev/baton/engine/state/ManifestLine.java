@@ -9,6 +9,16 @@ public final class ManifestLine {
         return "[seq " + e.seq + " " + e.agent + ": " + String.join(", ", e.toolNames) + "]";
     }
 
+    /** Appends {@link #of} to {@code sb} without building it; returns {@code sb}. */
+    public static StringBuilder appendTo(TrailEntry e, StringBuilder sb) {
+        sb.append("[seq ").append(e.seq).append(' ').append(e.agent).append(": ");
+        for (int i = 0; i < e.toolNames.size(); i++) {
+            if (i > 0) sb.append(", ");
+            sb.append(e.toolNames.get(i));
+        }
+        return sb.append(']');
+    }
+
     /** {@code of(e).length()} without building the string (state compaction computes it on every turn). */
     public static int length(TrailEntry e) {
         int n = 5 + digits(e.seq) + 1 + e.agent.length() + 2 + 1;

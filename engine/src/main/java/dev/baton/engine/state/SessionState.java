@@ -188,6 +188,7 @@ public final class SessionState {
                         if (c.callId != null && c.callId.equals(oc.callId()) && c.answeredBySeq < 0) {
                             c.result = t.text();
                             c.answeredBySeq = t.seq();
+                            caller.layoutMemo = null;
                             transcript.changed(caller);
                             break;
                         }
@@ -221,6 +222,7 @@ public final class SessionState {
                 st.trail = null;
                 st.calls = null;
             }
+            st.layoutMemo = null;
             transcript.changed(st);
         }
     }

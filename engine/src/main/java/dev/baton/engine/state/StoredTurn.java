@@ -1,5 +1,6 @@
 package dev.baton.engine.state;
 
+import dev.baton.engine.layout.TurnLayout;
 import dev.baton.engine.model.Role;
 import dev.baton.engine.model.ToolStep;
 
@@ -30,12 +31,23 @@ public final class StoredTurn {
     public ResolvedCall answers;
     /** TOOL turn: the call id it carried (may be null). */
     public String toolCallId;
+    /**
+     * Not stored (no part of the stored format; a decoded turn starts without it): the segments this turn laid out
+     * into at the last LOCAL hand-off and the facts they depend on ({@link TurnLayout}), so that the next hand-off
+     * need not lay out, measure and narrate an unchanged turn again. Set by the layout; dropped by the state when it
+     * changes the turn (a legacy result arrives, the trail goes to the manifest). Counted in {@link #weight()}.
+     */
+    public TurnLayout layoutMemo;
+    /** Not stored either: {@link DigestLine#of} of this turn once asked ({@link #digestLine()}). */
+    private String digestLine;
 
     /**
      * Approximate Java heap bytes of this turn, fixed at the first call (the decoded-state cache's weight): every
      * string at its heap size ({@link #heapBytes}), plus the objects around them. Calibrated against heap measured
      * after a full GC (benchmarks' {@code LiveSessionsHarness}, docs/capacity.md): within about 10 % for sessions of
-     * 2 to 200 turns; counting only the UTF-8 text, as before, left the heap 1.3 to 2.8 times the weight.
+     * 2 to 200 turns; counting only the UTF-8 text, as before, left the heap 1.3 to 2.8 times the weight. Since the
+     * layout memo it also reserves what the memo may hold ({@link #layoutMemoBytes}), which a state that was never
+     * rendered does not use.
      */
     private long weight = -1;
 
@@ -67,10 +79,76 @@ public final class StoredTurn {
                 n += STEP_OVERHEAD_BYTES + heapBytes(answers.callingAgent()) + heapBytes(answers.callId())
                         + heapBytes(answers.tool()) + heapBytes(answers.arguments());
             }
-            weight = n;
+            weight = n + layoutMemoBytes();
         }
         return weight;
     }
+
+    /**
+     * {@link DigestLine#of} this turn, built on first use and kept: it depends on the turn's seq, agent, role, text
+     * and tool names, none of which changes, and every hand-off that trims the transcript asks for the line of each
+     * body turn it omits. Counted in {@link #weight()}.
+     */
+    public String digestLine() {
+        String d = digestLine;
+        if (d == null) {
+            d = DigestLine.of(this);
+            digestLine = d;
+        }
+        return d;
+    }
+
+    /**
+     * What {@link #layoutMemo} and {@link #digestLine()} hold, reserved up front so that the weight stays fixed while
+     * the memo comes and goes: the memo, per segment its objects and what it shows, and the digest line. A text
+     * segment shows the turn's own string; a SYSTEM turn's escaped text and a step's narration are strings of their
+     * own. Results are not reserved ({@link #narrationBytes}). Measured after a first LOCAL render (class histogram
+     * after a full GC, ten 1,000-turn states; benchmarks/README.md, "Render per hand-off, third pass"): the memos took
+     * 0.37 MB per state where this reserves 0.55 MB (size 0.1), 0.27 MB where it reserves 0.18 MB (size 1.0).
+     */
+    long layoutMemoBytes() {
+        // the digest line: at most an excerpt, the agent and the tool names, with its brackets
+        long n = LAYOUT_MEMO_OVERHEAD_BYTES + 40 + DigestLine.EXCERPT_CHARS + 24 + length(agent);
+        for (String name : toolNames) n += length(name) + 2;
+        if (text != null && !text.isEmpty()) n += SEGMENT_OVERHEAD_BYTES;
+        if (role == Role.SYSTEM) n += heapBytes(text);
+        if (trail != null) {
+            for (ToolStep s : trail) n += SEGMENT_OVERHEAD_BYTES + narrationBytes(s.tool(), s.arguments());
+        }
+        if (calls != null) {
+            for (LegacyCall c : calls) n += SEGMENT_OVERHEAD_BYTES + narrationBytes(c.tool, c.arguments);
+        }
+        if (role == Role.TOOL) {
+            n += SEGMENT_OVERHEAD_BYTES + (answers == null ? narrationBytes(null, null)
+                    : narrationBytes(answers.tool(), answers.arguments()));
+        }
+        return n;
+    }
+
+    private static int length(String s) {
+        return s == null ? 0 : s.length();
+    }
+
+    /**
+     * A narration's heap bytes, less its result: one string, its call line around the tool and arguments. The results
+     * a state's memos show add up to at most about what its transcripts show (the transcript budget): a result is
+     * shown, and its narration built, only when its step is in a transcript, and a step's trail is dropped when it
+     * goes to the manifest. Not reserved per turn: measured with the results, reserving them made the weight 3 to 5
+     * times the heap the memos take (1,000-turn sessions, sizes 0.1 and 1.0).
+     */
+    private long narrationBytes(String tool, String arguments) {
+        return 40 + 48 + chars(agent) + chars(tool) + chars(arguments);
+    }
+
+    /** The bytes of a string's characters within {@link #heapBytes} (one or two per char), 0 for null. */
+    private static long chars(String s) {
+        return s == null ? 0 : heapBytes(s) - 40;
+    }
+
+    /** The memo object and its list. */
+    static final int LAYOUT_MEMO_OVERHEAD_BYTES = 64;
+    /** A segment with its step view and datum, and its list slot. */
+    static final int SEGMENT_OVERHEAD_BYTES = 150;
 
     /**
      * Heap bytes of a string on a 64-bit JVM with compact strings and compressed pointers: the String object and its

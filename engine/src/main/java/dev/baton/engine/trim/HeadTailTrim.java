@@ -7,15 +7,13 @@ import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Truncation;
 import dev.baton.engine.snapshot.TruncationKind;
 import dev.baton.engine.state.Compacted;
-import dev.baton.engine.state.DigestLine;
 import dev.baton.engine.state.SessionState;
 import dev.baton.engine.state.StoredTurn;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * R5 — head + tail trim. Within budget, every segment renders in seq order with the manifest right after the head.
@@ -151,15 +149,41 @@ public final class HeadTailTrim {
                 o.boundarySeq = partial ? first.seq() + 1 : first.seq();
             }
         }
-        Set<Long> rendering = new HashSet<>();
-        for (Segment s : body) if (s.kind() != Segment.Kind.MARKER) rendering.add(s.seq());
+        // The seqs that render something, sorted (the layout's order already sorts them: then checking is all)
+        long[] rendering = new long[body.size()];
+        int n = 0;
+        boolean sorted = true;
+        for (Segment s : body) {
+            if (s.kind() == Segment.Kind.MARKER) continue;
+            if (n > 0 && rendering[n - 1] > s.seq()) sorted = false;
+            rendering[n++] = s.seq();
+        }
+        if (!sorted) Arrays.sort(rendering, 0, n);
+        List<String> bodyLines = new ArrayList<>();
+        long firstBodyLine = Long.MAX_VALUE;
         for (StoredTurn t : state.body()) {
             if (t.seq >= o.boundarySeq) break;
-            if (!rendering.contains(t.seq)) continue;
+            if (Arrays.binarySearch(rendering, 0, n, t.seq) < 0) continue;
             o.add(t.seq);
-            if (!o.overflow) lines.put(t.seq, DigestLine.of(t));
+            if (o.overflow) continue;
+            // The turn's own digest line, kept with it across hand-offs.
+            bodyLines.add(t.digestLine());
+            firstBodyLine = Math.min(firstBodyLine, t.seq);
         }
-        o.lines.addAll(lines.values());
+        if (lines.isEmpty() || lines.lastKey() < firstBodyLine) {
+            // Compacted turns are older than body turns: their lines, then the body's, are already in seq order.
+            o.lines.addAll(lines.values());
+            o.lines.addAll(bodyLines);
+        } else {
+            int i = 0;
+            for (StoredTurn t : state.body()) {
+                if (i == bodyLines.size()) break;
+                if (t.seq < o.boundarySeq && Arrays.binarySearch(rendering, 0, n, t.seq) >= 0) {
+                    lines.put(t.seq, bodyLines.get(i++));
+                }
+            }
+            o.lines.addAll(lines.values());
+        }
         return o;
     }
 
