@@ -11,7 +11,9 @@ import java.util.function.LongSupplier;
 /**
  * What one hand-off costs (render + content hash + Avro value: {@link HandoffWorkload}), this build against another
  * build of Baton, as paired ratios in one JVM: {@code HandoffCost --baseline-classpath CP [--seconds S]
- * [--turns 100,1000] [--targets local,cli] [--size-factor 1.0] [--cpu]} (the end-to-end harness uses 0.1). The baseline's classes (its engine, topology, ... target/classes first,
+ * [--turns 100,1000] [--targets local,cli] [--size-factor 1.0] [--cpu] [--part all|encode]} (the end-to-end harness
+ * uses 0.1; {@code --part encode} times the content hash and Avro value of an already rendered hand-off only,
+ * {@link HandoffWorkload#encodeOperation}). The baseline's classes (its engine, topology, ... target/classes first,
  * then the same dependencies and this module's classes) are loaded by their own class loader, the candidate's by
  * this one; the two operations alternate ({@link PairedComparison#pairs}) and the ratio is the median per-pair ratio
  * candidate / baseline (below 1: the candidate is cheaper). Without a baseline it prints this build's times only.
@@ -27,6 +29,7 @@ public final class HandoffCost {
         List<String> targets = List.of("local", "cli");
         double sizeFactor = 1.0;
         boolean cpu = false;
+        String part = "all";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--baseline-classpath" -> baselineClasspath = args[++i];
@@ -35,17 +38,25 @@ public final class HandoffCost {
                 case "--targets" -> targets = List.of(args[++i].split(","));
                 case "--size-factor" -> sizeFactor = Double.parseDouble(args[++i]);
                 case "--cpu" -> cpu = true;
+                case "--part" -> part = args[++i];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         ClassLoader baseline = baselineClasspath == null ? null : loader(baselineClasspath);
-        System.out.printf(Locale.ROOT, "size factor %s, %s%n", sizeFactor,
+        String method = switch (part) {
+            case "all" -> "operation";
+            case "encode" -> "encodeOperation";
+            default -> throw new IllegalArgumentException("unknown part " + part + ": expected all or encode");
+        };
+        System.out.printf(Locale.ROOT, "%s, size factor %s, %s%n", part.equals("all") ? "render + hash + Avro"
+                        : "content hash + Avro of a rendered hand-off", sizeFactor,
                 cpu ? "CPU time of this thread per operation" : "wall-clock time per operation");
         System.out.println("| hand-off | turns | candidate µs (median) | baseline µs (median) | ratio (median of pairs) | pairs |");
         System.out.println("|---|---:|---:|---:|---:|---:|");
         for (String target : targets) {
             for (int n : turns) {
-                LongSupplier candidate = timed(HandoffWorkload.operation(target, n, sizeFactor), cpu);
+                LongSupplier candidate = timed((LongSupplier) HandoffWorkload.class
+                        .getMethod(method, String.class, int.class, double.class).invoke(null, target, n, sizeFactor), cpu);
                 if (baseline == null) {
                     PairedComparison.Pairs p = PairedComparison.pairs(candidate, candidate, seconds);
                     System.out.printf(Locale.ROOT, "| %s | %,d | %,.0f | — | — | %d |%n", target, n,
@@ -53,7 +64,7 @@ public final class HandoffCost {
                     continue;
                 }
                 LongSupplier base = timed((LongSupplier) baseline.loadClass(HandoffWorkload.class.getName())
-                        .getMethod("operation", String.class, int.class, double.class).invoke(null, target, n, sizeFactor), cpu);
+                        .getMethod(method, String.class, int.class, double.class).invoke(null, target, n, sizeFactor), cpu);
                 PairedComparison.Pairs p = PairedComparison.pairs(candidate, base, seconds);
                 System.out.printf(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f | %.3f | %d |%n", target, n,
                         p.candidateNanos() / 1e3, p.baselineNanos() / 1e3, p.ratio(), p.pairs());
