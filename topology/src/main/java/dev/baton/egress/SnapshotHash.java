@@ -5,6 +5,7 @@ import dev.baton.serde.Utf8Memo;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericEnumSymbol;
 import org.apache.avro.generic.IndexedRecord;
+import org.apache.avro.specific.SpecificRecordBase;
 
 import java.io.ByteArrayOutputStream;
 import java.lang.invoke.MethodHandles;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.AbstractCollection;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HexFormat;
@@ -133,11 +135,18 @@ public final class SnapshotHash {
     }
 
     private static void value(Object v, Canonical out) {
-        // Exact classes first (String, Long: one compare each), interfaces after (each a scan of the supertypes).
-        if (v.getClass() == String.class) {
+        // Exact classes first (String, Long, ArrayList: one compare each), then the generated records' and the
+        // lists' base classes (a check of one supertype), interfaces last (each a scan of the supertypes: a list
+        // used to pay four of them before reaching Collection).
+        Class<?> type = v.getClass();
+        if (type == String.class) {
             out.string((String) v);
-        } else if (v.getClass() == Long.class) {
-            out.ascii(Long.toString((Long) v));
+        } else if (type == Long.class) {
+            out.decimal((Long) v);
+        } else if (type == ArrayList.class || v instanceof AbstractCollection<?>) {
+            array((Collection<?>) v, out);
+        } else if (v instanceof SpecificRecordBase r) {
+            record(r, out, false);
         } else if (v instanceof IndexedRecord r) {
             record(r, out, false);
         } else if (v instanceof CharSequence s) {
@@ -153,19 +162,23 @@ public final class SnapshotHash {
         } else if (v instanceof GenericEnumSymbol<?> e) {
             out.string(e.toString());
         } else if (v instanceof Collection<?> c) {
-            out.ascii('[');
-            boolean first = true;
-            for (Object item : c) {
-                if (!first) out.ascii(',');
-                first = false;
-                if (item == null) out.ascii("null");
-                else value(item, out);
-            }
-            out.ascii(']');
+            array(c, out);
         } else {
             throw new IllegalArgumentException("no canonical form for a " + v.getClass().getName()
                     + " (a snapshot holds records, strings, integers, booleans, enums, arrays and occurred_at)");
         }
+    }
+
+    private static void array(Collection<?> c, Canonical out) {
+        out.ascii('[');
+        boolean first = true;
+        for (Object item : c) {
+            if (!first) out.ascii(',');
+            first = false;
+            if (item == null) out.ascii("null");
+            else value(item, out);
+        }
+        out.ascii(']');
     }
 
     /**
@@ -221,6 +234,27 @@ public final class SnapshotHash {
         void ascii(char c) {
             room(1);
             buf[pos++] = (byte) c;
+        }
+
+        /** {@code n} in plain decimal (as {@code Long.toString} writes it, without the string). */
+        void decimal(long n) {
+            if (n == Long.MIN_VALUE) {
+                ascii(Long.toString(n));
+                return;
+            }
+            room(20);
+            if (n < 0) {
+                buf[pos++] = '-';
+                n = -n;
+            }
+            int digits = 1;
+            for (long m = n; m >= 10; m /= 10) digits++;
+            int end = pos + digits;
+            for (int i = end - 1; i >= pos; i--) {
+                buf[i] = (byte) ('0' + n % 10);
+                n /= 10;
+            }
+            pos = end;
         }
 
         void ascii(String s) {

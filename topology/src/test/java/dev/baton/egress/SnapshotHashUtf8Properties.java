@@ -38,7 +38,7 @@ class SnapshotHashUtf8Properties {
         String withMemo;
         try (Utf8Memo memo = Utf8Memo.open()) {
             withMemo = SnapshotHash.of(record);
-            withMemo = SnapshotHash.of(record); // the second time from the memo's bytes
+            assertThat(SnapshotHash.of(record)).isEqualTo(withMemo); // the reused writer, its strings kept twice
         }
         assertThat(withMemo).isEqualTo(record.getContentSha256());
         byte[] old = SnapshotHashStreamingProperties.OldCanonical.canonical(record);

@@ -15,8 +15,25 @@ class Utf8MemoTest {
             byte[] first = memo.utf8(s);
             assertThat(first).isEqualTo(s.getBytes(StandardCharsets.UTF_8)); // a lone surrogate as '?', as Avro writes it
             assertThat(memo.get(s)).isSameAs(first);
-            assertThat(memo.utf8(s)).isSameAs(first);
+            assertThat(memo.get(s)).isSameAs(first);
             assertThat(memo.get(new String(s))).isNull(); // by identity: an equal string is another key
+        }
+    }
+
+    @Test
+    void shouldFindStringsMetInNearlyTheOrderTheyWereKept() {
+        String[] strings = new String[100];
+        for (int i = 0; i < strings.length; i++) strings[i] = ("string " + i + " ").repeat(5);
+        try (Utf8Memo memo = Utf8Memo.open()) {
+            for (String s : strings) memo.utf8(s);
+            // the second before the first, then a few skipped, then in order
+            assertThat(memo.get(strings[1])).isEqualTo(strings[1].getBytes(StandardCharsets.UTF_8));
+            assertThat(memo.get(strings[0])).isEqualTo(strings[0].getBytes(StandardCharsets.UTF_8));
+            for (int i = 5; i < strings.length; i++) {
+                assertThat(memo.get(strings[i])).as("string %d", i).isEqualTo(strings[i].getBytes(StandardCharsets.UTF_8));
+            }
+            // far behind the last one found: not looked for (its writer encodes it again)
+            assertThat(memo.get(strings[2])).isNull();
         }
     }
 
