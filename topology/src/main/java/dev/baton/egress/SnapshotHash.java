@@ -37,7 +37,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *       order.</li>
  * </ul>
  * The form is computed from the schema the record was written with, so fields added later are covered as soon as
- * they are set and leave the hash of older snapshots unchanged while they are null. Thread-safe.
+ * they are set and leave the hash of older snapshots unchanged while they are null. Thread-safe: each thread has
+ * its own reusable writer and {@code MessageDigest} (buffers kept up to 4 MiB).
  */
 public final class SnapshotHash {
     /** The field that carries the hash, left out of the canonical form. */
