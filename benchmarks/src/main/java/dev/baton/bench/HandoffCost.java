@@ -11,12 +11,13 @@ import java.util.function.LongSupplier;
 /**
  * What one hand-off costs (render + content hash + Avro value: {@link HandoffWorkload}), this build against another
  * build of Baton, as paired ratios in one JVM: {@code HandoffCost --baseline-classpath CP [--seconds S]
- * [--turns 100,1000] [--targets local,cli] [--size-factor 1.0] [--cpu] [--render-only]} (the end-to-end harness uses
- * 0.1; targets: {@link HandoffWorkload#operation(String, int, double, boolean, boolean)}; {@code --cpu} times each
- * operation by this thread's CPU time, steadier on a loaded machine; {@code --render-only} times the render alone).
- * The baseline's classes (its engine, topology, ... target/classes first, then the same dependencies and this
- * module's classes, whose {@code HandoffWorkload} both builds then run) are loaded by their own class loader, the
- * candidate's by
+ * [--turns 100,1000] [--targets local,cli] [--size-factor 1.0] [--cpu] [--render-only | --part encode]} (the
+ * end-to-end harness uses 0.1; targets: {@link HandoffWorkload#operation(String, int, double, boolean, boolean)};
+ * {@code --cpu} times each operation by this thread's CPU time, steadier on a loaded machine; {@code --render-only}
+ * times the render alone; {@code --part encode} the content hash and Avro value of an already rendered hand-off
+ * only, {@link HandoffWorkload#encodeOperation}). The baseline's classes (its engine, topology, ... target/classes
+ * first, then the same dependencies and this module's classes, whose {@code HandoffWorkload} both builds then run)
+ * are loaded by their own class loader, the candidate's by
  * this one; the two operations alternate ({@link PairedComparison#pairs}) and the ratio is the median per-pair ratio
  * candidate / baseline (below 1: the candidate is cheaper). Without a baseline it prints this build's times only.
  */
@@ -32,6 +33,7 @@ public final class HandoffCost {
         double sizeFactor = 1.0;
         boolean cpu = false;
         boolean renderOnly = false;
+        String part = "all";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--baseline-classpath" -> baselineClasspath = args[++i];
@@ -41,33 +43,55 @@ public final class HandoffCost {
                 case "--size-factor" -> sizeFactor = Double.parseDouble(args[++i]);
                 case "--cpu" -> cpu = true;
                 case "--render-only" -> renderOnly = true;
+                case "--part" -> part = args[++i];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         ClassLoader baseline = baselineClasspath == null ? null : loader(baselineClasspath);
+        if (!part.equals("all") && !part.equals("encode")) {
+            throw new IllegalArgumentException("unknown part " + part + ": expected all or encode");
+        }
+        boolean encodeOnly = part.equals("encode");
+        if (encodeOnly && renderOnly) throw new IllegalArgumentException("--render-only and --part encode exclude each other");
         System.out.printf(Locale.ROOT, "size factor %s, %s, %s%n", sizeFactor,
                 cpu ? "CPU time of this thread per operation" : "wall-clock time per operation",
-                renderOnly ? "render only" : "render + content hash + Avro");
+                renderOnly ? "render only" : encodeOnly ? "content hash + Avro of a rendered hand-off"
+                        : "render + content hash + Avro");
         System.out.println("| hand-off | turns | candidate µs (median) | baseline µs (median) | ratio (median of pairs) | pairs |");
         System.out.println("|---|---:|---:|---:|---:|---:|");
         for (String target : targets) {
             for (int n : turns) {
                 // The workload times itself (CPU with --cpu), leaving out what it prepares between operations.
-                LongSupplier candidate = HandoffWorkload.operation(target, n, sizeFactor, renderOnly, cpu);
+                LongSupplier candidate = encodeOnly ? timed(HandoffWorkload.encodeOperation(target, n, sizeFactor), cpu)
+                        : HandoffWorkload.operation(target, n, sizeFactor, renderOnly, cpu);
                 if (baseline == null) {
                     PairedComparison.Pairs p = PairedComparison.pairs(candidate, candidate, seconds);
                     System.out.printf(Locale.ROOT, "| %s | %,d | %,.0f | — | — | %d |%n", target, n,
                             p.candidateNanos() / 1e3, p.pairs());
                     continue;
                 }
-                LongSupplier base = (LongSupplier) baseline.loadClass(HandoffWorkload.class.getName())
-                        .getMethod("operation", String.class, int.class, double.class, boolean.class, boolean.class)
-                        .invoke(null, target, n, sizeFactor, renderOnly, cpu);
+                Class<?> workload = baseline.loadClass(HandoffWorkload.class.getName());
+                LongSupplier base = encodeOnly
+                        ? timed((LongSupplier) workload.getMethod("encodeOperation", String.class, int.class,
+                                double.class).invoke(null, target, n, sizeFactor), cpu)
+                        : (LongSupplier) workload.getMethod("operation", String.class, int.class, double.class,
+                                boolean.class, boolean.class).invoke(null, target, n, sizeFactor, renderOnly, cpu);
                 PairedComparison.Pairs p = PairedComparison.pairs(candidate, base, seconds);
                 System.out.printf(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f | %.3f | %d |%n", target, n,
                         p.candidateNanos() / 1e3, p.baselineNanos() / 1e3, p.ratio(), p.pairs());
             }
         }
+    }
+
+    /** With {@code cpu}, an operation timed by this thread's CPU time around the whole call. */
+    static LongSupplier timed(LongSupplier op, boolean cpu) {
+        if (!cpu) return op;
+        java.lang.management.ThreadMXBean bean = java.lang.management.ManagementFactory.getThreadMXBean();
+        return () -> {
+            long t = bean.getCurrentThreadCpuTime();
+            op.getAsLong();
+            return bean.getCurrentThreadCpuTime() - t;
+        };
     }
 
     /** A class loader that sees only {@code classpath} (and the JDK): the baseline's own copy of every class. */

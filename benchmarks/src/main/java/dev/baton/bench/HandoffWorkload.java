@@ -123,4 +123,25 @@ public final class HandoffWorkload {
         }
         System.out.println(n + " snapshots written to " + file);
     }
+
+    /**
+     * An operation that encodes one already rendered hand-off — content hash and Avro value only
+     * ({@code SnapshotEncoder.encode}: the record, its hash, the Confluent wire format) — and returns its own
+     * duration in ns; the session, sizes and policy of {@link #operation}. For {@code HandoffCost --part encode}.
+     */
+    public static LongSupplier encodeOperation(String target, int turns, double sizeFactor) {
+        Policy policy = Policy.defaults();
+        List<Turn> session = SessionGenerator.session(turns, 42L, SessionGenerator.Sizes.REALISTIC.scaled(sizeFactor));
+        SessionState state = SessionGenerator.apply(session, SessionState.empty(), policy);
+        ReadyHandoff ready = new ReadyHandoff(target.equals("cli") ? SessionGenerator.cliHandoff()
+                : SessionGenerator.localHandoff(), 1_000L, null);
+        Snapshot s = ContextEngine.render("acme", "bench-session", state, ready, policy);
+        SnapshotEncoder encoder = SnapshotEncoder.avro(MockSchemaRegistry.forScope("handoff-encode"));
+        long[] sink = new long[1];
+        return () -> {
+            long t = System.nanoTime();
+            sink[0] += encoder.encode("baton.context-snapshots", s).length;
+            return System.nanoTime() - t + (sink[0] == Long.MIN_VALUE ? 1 : 0);
+        };
+    }
 }

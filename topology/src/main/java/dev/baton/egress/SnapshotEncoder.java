@@ -11,6 +11,7 @@ import dev.baton.engine.snapshot.Truncation;
 import dev.baton.serde.AvroJson;
 import dev.baton.serde.ConfluentAvroCodec;
 import dev.baton.serde.SchemaRegistryClient;
+import dev.baton.serde.Utf8Memo;
 import org.apache.kafka.common.serialization.Serializer;
 
 import java.nio.charset.StandardCharsets;
@@ -45,7 +46,13 @@ public interface SnapshotEncoder {
 
     static SnapshotEncoder avro(SchemaRegistryClient registry) {
         ConfluentAvroCodec<ContextSnapshot> codec = new ConfluentAvroCodec<>(registry, ContextSnapshot.class);
-        return (topic, snapshot) -> codec.serialize(topic, toAvro(snapshot));
+        return (topic, snapshot) -> {
+            // The content hash (in toAvro) encodes the long strings to UTF-8 and leaves them in this thread's memo,
+            // where the Avro encoder finds them: each is encoded once per hand-off. Closing forgets them.
+            try (Utf8Memo memo = Utf8Memo.open()) {
+                return codec.serialize(topic, toAvro(snapshot));
+            }
+        };
     }
 
     static SnapshotEncoder json() {

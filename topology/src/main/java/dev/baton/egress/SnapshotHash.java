@@ -1,9 +1,11 @@
 package dev.baton.egress;
 
 import dev.baton.avro.ContextSnapshot;
+import dev.baton.serde.Utf8Memo;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericEnumSymbol;
 import org.apache.avro.generic.IndexedRecord;
+import org.apache.avro.specific.SpecificRecordBase;
 
 import java.io.ByteArrayOutputStream;
 import java.lang.invoke.MethodHandles;
@@ -13,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.AbstractCollection;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HexFormat;
@@ -34,7 +37,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *       order.</li>
  * </ul>
  * The form is computed from the schema the record was written with, so fields added later are covered as soon as
- * they are set and leave the hash of older snapshots unchanged while they are null. Thread-safe.
+ * they are set and leave the hash of older snapshots unchanged while they are null. Thread-safe: each thread has
+ * its own reusable writer and {@code MessageDigest} (buffers kept up to 4 MiB).
  */
 public final class SnapshotHash {
     /** The field that carries the hash, left out of the canonical form. */
@@ -45,18 +49,27 @@ public final class SnapshotHash {
 
     /** The hash of {@code snapshot} as written into {@value #FIELD}. */
     public static String of(ContextSnapshot snapshot) {
-        MessageDigest sha;
+        // This thread's writer and digest, reused (the canonical form streams into the digest: it is never held
+        // whole, it can be ~1 MB of UTF-8). The long strings' UTF-8 goes into the open Utf8Memo, if any, for the
+        // Avro encoder that writes the same strings next.
+        Canonical out = PER_THREAD.get();
+        out.start(Utf8Memo.current());
         try {
-            sha = MessageDigest.getInstance("SHA-256");
+            record(snapshot, out, true);
+            out.flush();
+            return HexFormat.of().formatHex(out.digest.digest());
+        } finally {
+            out.end();
+        }
+    }
+
+    private static final ThreadLocal<Canonical> PER_THREAD = ThreadLocal.withInitial(() -> {
+        try {
+            return new Canonical(MessageDigest.getInstance("SHA-256"), null);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
-        // The canonical form streams into the digest: it is never held whole (it can be ~1 MB of UTF-8).
-        Canonical out = new Canonical(sha, null);
-        record(snapshot, out, true);
-        out.flush();
-        return HexFormat.of().formatHex(sha.digest());
-    }
+    });
 
     /** The canonical form (UTF-8 bytes) of {@code snapshot} without its hash. */
     public static byte[] canonical(IndexedRecord snapshot) {
@@ -123,11 +136,18 @@ public final class SnapshotHash {
     }
 
     private static void value(Object v, Canonical out) {
-        // Exact classes first (String, Long: one compare each), interfaces after (each a scan of the supertypes).
-        if (v.getClass() == String.class) {
+        // Exact classes first (String, Long, ArrayList: one compare each), then the generated records' and the
+        // lists' base classes (a check of one supertype), interfaces last (each a scan of the supertypes: a list
+        // used to pay four of them before reaching Collection).
+        Class<?> type = v.getClass();
+        if (type == String.class) {
             out.string((String) v);
-        } else if (v.getClass() == Long.class) {
-            out.ascii(Long.toString((Long) v));
+        } else if (type == Long.class) {
+            out.decimal((Long) v);
+        } else if (type == ArrayList.class || v instanceof AbstractCollection<?>) {
+            array((Collection<?>) v, out);
+        } else if (v instanceof SpecificRecordBase r) {
+            record(r, out, false);
         } else if (v instanceof IndexedRecord r) {
             record(r, out, false);
         } else if (v instanceof CharSequence s) {
@@ -143,19 +163,23 @@ public final class SnapshotHash {
         } else if (v instanceof GenericEnumSymbol<?> e) {
             out.string(e.toString());
         } else if (v instanceof Collection<?> c) {
-            out.ascii('[');
-            boolean first = true;
-            for (Object item : c) {
-                if (!first) out.ascii(',');
-                first = false;
-                if (item == null) out.ascii("null");
-                else value(item, out);
-            }
-            out.ascii(']');
+            array(c, out);
         } else {
             throw new IllegalArgumentException("no canonical form for a " + v.getClass().getName()
                     + " (a snapshot holds records, strings, integers, booleans, enums, arrays and occurred_at)");
         }
+    }
+
+    private static void array(Collection<?> c, Canonical out) {
+        out.ascii('[');
+        boolean first = true;
+        for (Object item : c) {
+            if (!first) out.ascii(',');
+            first = false;
+            if (item == null) out.ascii("null");
+            else value(item, out);
+        }
+        out.ascii(']');
     }
 
     /**
@@ -172,10 +196,30 @@ public final class SnapshotHash {
         private static final int FLUSH_AT = 16 * 1024;
         private int pos;
 
+        /** Where long strings' UTF-8 is taken from and left for the Avro encoder; null: none open. */
+        private Utf8Memo memo;
+
         Canonical(MessageDigest digest, ByteArrayOutputStream bytes) {
             this.digest = digest;
             this.bytes = bytes;
         }
+
+        /** Prepares this (reused) writer for one snapshot. */
+        void start(Utf8Memo memo) {
+            this.memo = memo;
+            pos = 0;
+            digest.reset(); // in case the last snapshot failed half-way
+        }
+
+        /** Forgets the snapshot; buffers grown unusually large by it are not kept for the next one. */
+        void end() {
+            memo = null;
+            pos = 0;
+            if (buf.length > MAX_RETAINED_BYTES) buf = new byte[FLUSH_AT];
+            if (chars.length > MAX_RETAINED_BYTES / 2) chars = new char[1024];
+        }
+
+        private static final int MAX_RETAINED_BYTES = 4 * 1024 * 1024;
 
         void flush() {
             if (pos == 0) return;
@@ -191,6 +235,27 @@ public final class SnapshotHash {
         void ascii(char c) {
             room(1);
             buf[pos++] = (byte) c;
+        }
+
+        /** {@code n} in plain decimal (as {@code Long.toString} writes it, without the string). */
+        void decimal(long n) {
+            if (n == Long.MIN_VALUE) {
+                ascii(Long.toString(n));
+                return;
+            }
+            room(20);
+            if (n < 0) {
+                buf[pos++] = '-';
+                n = -n;
+            }
+            int digits = 1;
+            for (long m = n; m >= 10; m /= 10) digits++;
+            int end = pos + digits;
+            for (int i = end - 1; i >= pos; i--) {
+                buf[i] = (byte) ('0' + n % 10);
+                n /= 10;
+            }
+            pos = end;
         }
 
         void ascii(String s) {
@@ -209,71 +274,93 @@ public final class SnapshotHash {
         }
 
         /**
-         * A string as a canonical JSON string. The fast path is for ASCII strings (most of a transcript): their
-         * canonical form is their own bytes with {@code "}, {@code \\} and bytes below 0x20 escaped. It takes the
-         * string's ISO-8859-1 bytes ({@code getBytes}: a plain copy for a Latin-1 string, an intrinsic for others;
-         * every char above 0xff becomes {@code ?}) and copies them eight at a time while no byte needs escaping. A
-         * byte at or above 0x80, or more {@code ?} bytes than {@code ?} chars in the string, means the string is not
-         * ASCII: what was written of it is taken back (a string's form is held whole in the buffer, never flushed
-         * half-way) and it is written char by char ({@link #stringByChars}, with UTF-8 and lone surrogates: the
-         * reference, which the tests compare the fast path against).
+         * A string as a canonical JSON string. Strings longer than {@value #SHORT_STRING} chars are encoded to UTF-8
+         * in one go ({@code getBytes}: a plain copy for an ASCII string; taken from, or left in, the open
+         * {@link Utf8Memo} for the Avro encoder) and their bytes copied eight at a time while none needs escaping; the
+         * bytes of non-ASCII chars need none (UTF-8 has no byte below 0x80 in a multi-byte char). Only a lone
+         * surrogate has no UTF-8 form: {@code getBytes} writes it as {@code ?}, so a string whose bytes hold more
+         * {@code ?} than the string is taken back (its form is held whole in the buffer, never flushed half-way) and
+         * written char by char ({@link #stringByChars}: the reference, which the tests compare this path against).
          */
         void string(String s) {
             if (s.length() <= SHORT_STRING) {
                 stringByChars(s); // names, roles, ids: no array to allocate, one short loop
                 return;
             }
-            if (pos >= FLUSH_AT) flush();
-            byte[] latin = s.getBytes(StandardCharsets.ISO_8859_1);
-            int len = latin.length;
-            int start = pos;
-            grow(len + 2);
-            buf[pos++] = '"';
-            int questionMarks = 0;
-            byte[] b = buf;
-            int p = pos;
-            int i = 0;
-            while (i < len) {
-                // Eight bytes at a time while none needs escaping, is '?' or is not ASCII (an exact test), as they are.
-                while (i + 8 <= len) {
-                    long x = (long) LONGS.get(latin, i);
-                    if (hasSpecialOrQuestionMarkOrHighBit(x)) break;
-                    LONGS.set(b, p, x);
-                    p += 8;
-                    i += 8;
-                }
-                // Then byte by byte to the end of that word (or of the string).
-                int wordEnd = Math.min(len, i + 8);
-                for (; i < wordEnd; i++) {
-                    byte c = latin[i];
-                    if (c < 0) {
-                        pos = start; // not ASCII: take it back, write it char by char
-                        stringByChars(s);
-                        return;
-                    }
-                    if (c < 0x20 || c == '"' || c == '\\') {
-                        if (b.length - p < 6 + len - i) {
-                            pos = p;
-                            grow(6 + len - i);
-                            b = buf;
-                        }
-                        p = escapeByte(b, p, c);
-                    } else {
-                        if (c == '?') questionMarks++;
-                        b[p++] = c;
-                    }
-                }
-            }
-            pos = p;
-            buf[pos++] = '"';
-            if (questionMarks > 0 && questionMarks != count(s, '?')) {
-                pos = start; // a char above 0xff became '?': take it back, write it char by char
-                stringByChars(s);
-            }
+            byte[] utf8 = memo != null ? memo.utf8(s) : s.getBytes(StandardCharsets.UTF_8);
+            if (!utf8String(s, utf8)) stringByChars(s);
         }
 
         /** Strings up to this length go char by char: for them the UTF-8 array costs more than it saves. */
         private static final int SHORT_STRING = 24;
+
+        /**
+         * Writes {@code utf8} (the UTF-8 bytes of {@code s} by {@code getBytes}) as a canonical JSON string, or
+         * nothing and false when {@code s} has a lone surrogate.
+         */
+        private boolean utf8String(String s, byte[] utf8) {
+            if (pos >= FLUSH_AT) flush();
+            int len = utf8.length;
+            int start = pos;
+            grow(len + 2 + ROOM);
+            byte[] b = buf;
+            int p = pos;
+            b[p++] = '"';
+            int questionMarks = 0;
+            int i = 0;
+            // Eight bytes at a time: each word is stored as it is, then the store is cut at its first byte that needs
+            // escaping or is '?' (exact: the lowest flagged byte of the test is one), which is then escaped (or kept).
+            for (int last = len - 8; i <= last; ) {
+                if (b.length - p < ROOM) {
+                    pos = p;
+                    grow(ROOM + len - i);
+                    b = buf;
+                }
+                long x = (long) LONGS.get(utf8, i);
+                LONGS.set(b, p, x);
+                long flagged = specialOrQuestionMark(x);
+                if (flagged == 0) {
+                    p += 8;
+                    i += 8;
+                    continue;
+                }
+                int k = Long.numberOfTrailingZeros(flagged) >>> 3;
+                p += k;
+                byte c = utf8[i + k];
+                i += k + 1;
+                if (c == '?') {
+                    questionMarks++;
+                    p++; // already stored
+                } else {
+                    p = escapeByte(b, p, c);
+                }
+            }
+            // The last bytes one at a time.
+            for (; i < len; i++) {
+                if (b.length - p < ROOM) {
+                    pos = p;
+                    grow(ROOM + len - i);
+                    b = buf;
+                }
+                byte c = utf8[i];
+                if (c >= 0 && ESCAPES[c] != 0) {
+                    p = escapeByte(b, p, c);
+                } else {
+                    if (c == '?') questionMarks++;
+                    b[p++] = c;
+                }
+            }
+            b[p++] = '"';
+            pos = p;
+            if (questionMarks > 0 && questionMarks != count(s, '?')) {
+                pos = start; // a lone surrogate became '?': take it back
+                return false;
+            }
+            return true;
+        }
+
+        /** Room kept free while a string is written: one word stored whole and one escape (six bytes) after it. */
+        private static final int ROOM = 16;
 
         private static int count(String s, char c) {
             int n = 0;
@@ -292,10 +379,11 @@ public final class SnapshotHash {
         private static final long HIGHS = 0x8080808080808080L;
 
         /**
-         * True when one of the eight bytes of {@code x} is below 0x20, {@code "}, {@code \\}, {@code ?} or at or above
-         * 0x80 (exact: a word of none of them is never taken for one, and the other way round).
+         * The high bit of each byte of {@code x} that is below 0x20, {@code "}, {@code \} or {@code ?} — exact for
+         * the lowest such byte (a borrow can flag bytes above a flagged one, never below); bytes at or above 0x80
+         * are never flagged.
          */
-        private static boolean hasSpecialOrQuestionMarkOrHighBit(long x) {
+        private static long specialOrQuestionMark(long x) {
             long below = (x - 0x2020202020202020L) & ~x;
             long q = x ^ 0x2222222222222222L;
             long quote = (q - ONES) & ~q;
@@ -303,27 +391,36 @@ public final class SnapshotHash {
             long backslash = (bs - ONES) & ~bs;
             long qm = x ^ 0x3f3f3f3f3f3f3f3fL;
             long question = (qm - ONES) & ~qm;
-            return ((below | quote | backslash | question | x) & HIGHS) != 0;
+            return (below | quote | backslash | question) & HIGHS;
+        }
+
+        /**
+         * For each ASCII byte that needs escaping, the letter of its short escape ({@code \}{@code n}...) or 'u' (written
+         * as {@code \}{@code u00xx}); 0 for the others.
+         */
+        private static final byte[] ESCAPES = new byte[128];
+
+        static {
+            for (int c = 0; c < 0x20; c++) ESCAPES[c] = 'u';
+            ESCAPES['"'] = '"';
+            ESCAPES['\\'] = '\\';
+            ESCAPES['\b'] = 'b';
+            ESCAPES['\t'] = 't';
+            ESCAPES['\n'] = 'n';
+            ESCAPES['\f'] = 'f';
+            ESCAPES['\r'] = 'r';
         }
 
         /** Writes byte {@code c} (below 0x20, {@code "} or {@code \\}) escaped at {@code p}; returns the new end. */
         private static int escapeByte(byte[] b, int p, byte c) {
+            byte e = ESCAPES[c];
             b[p++] = '\\';
-            switch (c) {
-                case '"' -> b[p++] = '"';
-                case '\\' -> b[p++] = '\\';
-                case '\b' -> b[p++] = 'b';
-                case '\t' -> b[p++] = 't';
-                case '\n' -> b[p++] = 'n';
-                case '\f' -> b[p++] = 'f';
-                case '\r' -> b[p++] = 'r';
-                default -> {
-                    b[p++] = 'u';
-                    b[p++] = '0';
-                    b[p++] = '0';
-                    b[p++] = HEX[(c >> 4) & 0xf];
-                    b[p++] = HEX[c & 0xf];
-                }
+            b[p++] = e;
+            if (e == 'u') {
+                b[p++] = '0';
+                b[p++] = '0';
+                b[p++] = HEX[(c >> 4) & 0xf];
+                b[p++] = HEX[c & 0xf];
             }
             return p;
         }

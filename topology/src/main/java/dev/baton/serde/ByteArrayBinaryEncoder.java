@@ -12,15 +12,27 @@ import java.util.Arrays;
  * own binary encoders (the encodings are Avro's: {@link BinaryData}'s varints and IEEE forms; strings as their UTF-8
  * bytes, which is what Avro's {@code writeString} writes too, lone surrogates as {@code ?} like
  * {@code String.getBytes}); what it saves is an {@code OutputStream}, a buffered encoder and their copies per value,
- * and Avro's char-by-char loop for short strings. Written by hand because Avro has no public reusable encoder over a
+ * and Avro's char-by-char loop for short strings; with a {@link Utf8Memo} ({@link #useMemo}) it also saves encoding a
+ * string the content hash has just encoded. Written by hand because Avro has no public reusable encoder over a
  * byte array ({@code BufferedBinaryEncoder}'s constructor is package-private). Not thread-safe.
  */
 public final class ByteArrayBinaryEncoder extends BinaryEncoder {
     private byte[] buf;
     private int pos;
 
+    /** Strings already encoded (by the content hash of the value being written), or null. */
+    private Utf8Memo memo;
+
     public ByteArrayBinaryEncoder(int initialCapacity) {
         buf = new byte[Math.max(16, initialCapacity)];
+    }
+
+    /**
+     * Takes long strings' UTF-8 from {@code memo} where it holds them (the same bytes: it holds
+     * {@code getBytes(UTF_8)}), until set to null.
+     */
+    public void useMemo(Utf8Memo memo) {
+        this.memo = memo;
     }
 
     /** Forgets what was written; keeps the array. */
@@ -99,7 +111,8 @@ public final class ByteArrayBinaryEncoder extends BinaryEncoder {
             writeZero();
             return;
         }
-        byte[] utf8 = string.getBytes(StandardCharsets.UTF_8);
+        byte[] utf8 = memo != null ? memo.get(string) : null;
+        if (utf8 == null) utf8 = string.getBytes(StandardCharsets.UTF_8);
         ensure(5 + utf8.length);
         pos += BinaryData.encodeInt(utf8.length, buf, pos);
         System.arraycopy(utf8, 0, buf, pos, utf8.length);

@@ -85,6 +85,8 @@ public final class ConfluentAvroCodec<T extends SpecificRecord> {
         // Written straight into this thread's reusable array (no stream, no buffered encoder, no copies per value).
         ByteArrayBinaryEncoder encoder = encoders.get();
         encoder.reset();
+        // Strings the content hash of this value has encoded already (SnapshotEncoder opens the memo around both).
+        encoder.useMemo(Utf8Memo.current());
         byte[] header = new byte[ConfluentWireFormat.HEADER_SIZE];
         ConfluentWireFormat.writeHeader(header, id);
         encoder.writeFixed(header, 0, header.length);
@@ -93,6 +95,7 @@ public final class ConfluentAvroCodec<T extends SpecificRecord> {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
+            encoder.useMemo(null);
             if (encoder.capacity() > MAX_RETAINED_BUFFER_BYTES) encoders.remove();
         }
         byte[] value = encoder.toByteArray();

@@ -11,11 +11,12 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The content hash writes a string longer than a few chars through a fast path for ASCII (its ISO-8859-1 bytes, eight
- * tested and copied at a time) that gives the string back to the char-by-char writer when it finds a byte at or above
- * 0x80 or more {@code ?} than the string has (a char above 0xff). Both must give the same canonical bytes for every
- * string: the char-by-char writer is the reference (and {@link SnapshotHashStreamingProperties} pins it, through whole
- * snapshots, to the implementation before streaming).
+ * The content hash writes a string longer than a few chars through a fast path (its UTF-8 bytes, eight tested and
+ * copied at a time) that gives the string back to the char-by-char writer when its bytes hold more {@code ?} than
+ * the string has (a lone surrogate, which {@code getBytes} writes as {@code ?}). Both must give the same canonical
+ * bytes for every string: the char-by-char writer is the reference (and {@link SnapshotHashStreamingProperties} pins
+ * it, through whole snapshots, to the implementation before streaming; {@link SnapshotHashUtf8Properties} pins the
+ * fast path to a reference written from the rules).
  */
 class SnapshotHashStringProperties {
 
