@@ -55,34 +55,14 @@ class SnapshotHashUtf8Properties {
         assertThat(Utf8Memo.current()).isNull(); // closed after the value
     }
 
-    /** The canonical JSON string of {@code s} (quotes included) by the rules, one char at a time, then UTF-8. */
+    /**
+     * The canonical JSON string of {@code s} (quotes included) by docs/audit.md's rules, one char at a time, then
+     * UTF-8: the char-by-char writer the hash had before its fast paths ({@link SnapshotHashStreamingProperties}).
+     */
     static byte[] reference(String s) {
-        StringBuilder out = new StringBuilder("\"");
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\b' -> out.append("\\b");
-                case '\t' -> out.append("\\t");
-                case '\n' -> out.append("\\n");
-                case '\f' -> out.append("\\f");
-                case '\r' -> out.append("\\r");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else if (Character.isHighSurrogate(c) && i + 1 < s.length()
-                            && Character.isLowSurrogate(s.charAt(i + 1))) {
-                        out.append(c).append(s.charAt(++i));
-                    } else if (Character.isSurrogate(c)) {
-                        out.append(String.format("\\u%04x", (int) c)); // lone: no UTF-8 form
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        return out.append('"').toString().getBytes(StandardCharsets.UTF_8);
+        StringBuilder out = new StringBuilder();
+        SnapshotHashStreamingProperties.OldCanonical.string(s, out);
+        return out.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     @Provide
