@@ -62,7 +62,7 @@ public final class HandoffCost {
         for (String target : targets) {
             for (int n : turns) {
                 // The workload times itself (CPU with --cpu), leaving out what it prepares between operations.
-                LongSupplier candidate = encodeOnly ? timed(HandoffWorkload.encodeOperation(target, n, sizeFactor), cpu)
+                LongSupplier candidate = encodeOnly ? HandoffWorkload.encodeOperation(target, n, sizeFactor, cpu)
                         : HandoffWorkload.operation(target, n, sizeFactor, renderOnly, cpu);
                 if (baseline == null) {
                     PairedComparison.Pairs p = PairedComparison.pairs(candidate, candidate, seconds);
@@ -72,8 +72,8 @@ public final class HandoffCost {
                 }
                 Class<?> workload = baseline.loadClass(HandoffWorkload.class.getName());
                 LongSupplier base = encodeOnly
-                        ? timed((LongSupplier) workload.getMethod("encodeOperation", String.class, int.class,
-                                double.class).invoke(null, target, n, sizeFactor), cpu)
+                        ? (LongSupplier) workload.getMethod("encodeOperation", String.class, int.class, double.class,
+                                boolean.class).invoke(null, target, n, sizeFactor, cpu)
                         : (LongSupplier) workload.getMethod("operation", String.class, int.class, double.class,
                                 boolean.class, boolean.class).invoke(null, target, n, sizeFactor, renderOnly, cpu);
                 PairedComparison.Pairs p = PairedComparison.pairs(candidate, base, seconds);
@@ -81,17 +81,6 @@ public final class HandoffCost {
                         p.candidateNanos() / 1e3, p.baselineNanos() / 1e3, p.ratio(), p.pairs());
             }
         }
-    }
-
-    /** With {@code cpu}, an operation timed by this thread's CPU time around the whole call. */
-    static LongSupplier timed(LongSupplier op, boolean cpu) {
-        if (!cpu) return op;
-        java.lang.management.ThreadMXBean bean = java.lang.management.ManagementFactory.getThreadMXBean();
-        return () -> {
-            long t = bean.getCurrentThreadCpuTime();
-            op.getAsLong();
-            return bean.getCurrentThreadCpuTime() - t;
-        };
     }
 
     /** A class loader that sees only {@code classpath} (and the JDK): the baseline's own copy of every class. */

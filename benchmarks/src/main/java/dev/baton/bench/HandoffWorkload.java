@@ -127,9 +127,12 @@ public final class HandoffWorkload {
     /**
      * An operation that encodes one already rendered hand-off — content hash and Avro value only
      * ({@code SnapshotEncoder.encode}: the record, its hash, the Confluent wire format) — and returns its own
-     * duration in ns; the session, sizes and policy of {@link #operation}. For {@code HandoffCost --part encode}.
+     * duration in ns (this thread's CPU time with {@code cpu}); the session, sizes and policy of {@link #operation}.
+     * For {@code HandoffCost --part encode}.
      */
-    public static LongSupplier encodeOperation(String target, int turns, double sizeFactor) {
+    public static LongSupplier encodeOperation(String target, int turns, double sizeFactor, boolean cpu) {
+        java.lang.management.ThreadMXBean bean = java.lang.management.ManagementFactory.getThreadMXBean();
+        LongSupplier clock = cpu ? bean::getCurrentThreadCpuTime : System::nanoTime;
         Policy policy = Policy.defaults();
         List<Turn> session = SessionGenerator.session(turns, 42L, SessionGenerator.Sizes.REALISTIC.scaled(sizeFactor));
         SessionState state = SessionGenerator.apply(session, SessionState.empty(), policy);
@@ -139,9 +142,9 @@ public final class HandoffWorkload {
         SnapshotEncoder encoder = SnapshotEncoder.avro(MockSchemaRegistry.forScope("handoff-encode"));
         long[] sink = new long[1];
         return () -> {
-            long t = System.nanoTime();
+            long t = clock.getAsLong();
             sink[0] += encoder.encode("baton.context-snapshots", s).length;
-            return System.nanoTime() - t + (sink[0] == Long.MIN_VALUE ? 1 : 0);
+            return clock.getAsLong() - t + (sink[0] == Long.MIN_VALUE ? 1 : 0);
         };
     }
 }

@@ -333,7 +333,7 @@ final class Transcript {
         while (first < end && slots[first] == null) first++;
         weight -= t.weight();
         if (journal != null) journal.delete(EntryKind.TURN, t.seq);
-        if (digest) compacted.add(t.seq, DigestLine.of(t), policy.digestBudgetChars(), journal);
+        if (digest) compacted.add(t.seq, t.digestLine(), policy.digestBudgetChars(), journal); // kept by the turn
     }
 
     /** Makes the index valid for this policy's brick result cap (a build in O(n) only when it is not). */

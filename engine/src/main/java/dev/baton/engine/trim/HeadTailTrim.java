@@ -159,29 +159,20 @@ public final class HeadTailTrim {
             rendering[n++] = s.seq();
         }
         if (!sorted) Arrays.sort(rendering, 0, n);
-        List<String> bodyLines = new ArrayList<>();
-        long firstBodyLine = Long.MAX_VALUE;
+        // The omitted body turns' digest lines (each kept with its turn across hand-offs), in seq order.
+        List<StoredTurn> omittedTurns = new ArrayList<>();
         for (StoredTurn t : state.body()) {
             if (t.seq >= o.boundarySeq) break;
             if (Arrays.binarySearch(rendering, 0, n, t.seq) < 0) continue;
             o.add(t.seq);
-            if (o.overflow) continue;
-            // The turn's own digest line, kept with it across hand-offs.
-            bodyLines.add(t.digestLine());
-            firstBodyLine = Math.min(firstBodyLine, t.seq);
+            if (!o.overflow) omittedTurns.add(t);
         }
-        if (lines.isEmpty() || lines.lastKey() < firstBodyLine) {
+        if (lines.isEmpty() || omittedTurns.isEmpty() || lines.lastKey() < omittedTurns.get(0).seq) {
             // Compacted turns are older than body turns: their lines, then the body's, are already in seq order.
             o.lines.addAll(lines.values());
-            o.lines.addAll(bodyLines);
+            for (StoredTurn t : omittedTurns) o.lines.add(t.digestLine());
         } else {
-            int i = 0;
-            for (StoredTurn t : state.body()) {
-                if (i == bodyLines.size()) break;
-                if (t.seq < o.boundarySeq && Arrays.binarySearch(rendering, 0, n, t.seq) >= 0) {
-                    lines.put(t.seq, bodyLines.get(i++));
-                }
-            }
+            for (StoredTurn t : omittedTurns) lines.put(t.seq, t.digestLine());
             o.lines.addAll(lines.values());
         }
         return o;
