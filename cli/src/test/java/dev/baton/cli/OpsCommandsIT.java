@@ -70,6 +70,20 @@ class OpsCommandsIT {
         return admin.listTopics().names().get(30, TimeUnit.SECONDS);
     }
 
+    /**
+     * The topic names once all of {@code expected} are listed, or after 10 s: a created topic reaches the metadata
+     * that answers listTopics asynchronously (a CI run once listed only the other test's topics right after creation).
+     */
+    private static Set<String> topicNamesOnceListed(Admin admin, String... expected) throws Exception {
+        Set<String> names = topicNames(admin);
+        for (long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                !names.containsAll(List.of(expected)) && System.nanoTime() < until; ) {
+            Thread.sleep(200);
+            names = topicNames(admin);
+        }
+        return names;
+    }
+
     private static Config topicConfig(Admin admin, String topic) throws Exception {
         ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         return admin.describeConfigs(List.of(r)).all().get(30, TimeUnit.SECONDS).get(r);
@@ -87,7 +101,8 @@ class OpsCommandsIT {
 
             CommandOutput create = topics(config);
             assertThat(create.exitCode()).as(create.err()).isZero();
-            assertThat(topicNames(admin)).contains("t1.session-events", "t1.context-snapshots", "t1.dead-letters",
+            assertThat(topicNamesOnceListed(admin, "t1.session-events", "t1.context-snapshots", "t1.dead-letters",
+                    "t1.tenant-policies")).contains("t1.session-events", "t1.context-snapshots", "t1.dead-letters",
                     "t1.tenant-policies");
             var descriptions = admin.describeTopics(List.of("t1.session-events", "t1.dead-letters", "t1.tenant-policies"))
                     .allTopicNames().get(30, TimeUnit.SECONDS);
