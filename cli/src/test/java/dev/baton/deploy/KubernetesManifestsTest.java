@@ -391,6 +391,10 @@ class KubernetesManifestsTest {
         assertThat(scraped).as("Services the ServiceMonitor selects").hasSize(1);
         Set<String> servicePorts = new TreeSet<>();
         scraped.get(0).getSpec().getPorts().forEach(p -> servicePorts.add(p.getName()));
+        // kube-prometheus-stack selects both by its release label (deploy/README.md, "Monitoring")
+        var rule = production.all(io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule.class).get(0);
+        assertThat(monitor.getMetadata().getLabels()).containsKey("release");
+        assertThat(rule.getMetadata().getLabels()).containsEntry("release", monitor.getMetadata().getLabels().get("release"));
         monitor.getSpec().getEndpoints().forEach(e -> {
             assertThat(servicePorts).contains(e.getPort());
             assertThat(e.getPath()).isEqualTo("/metrics");
