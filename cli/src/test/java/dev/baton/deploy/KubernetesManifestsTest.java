@@ -62,6 +62,16 @@ class KubernetesManifestsTest {
     private static final Map<String, RenderedManifests> RENDERED = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Each kustomization is rendered once per test run (kubectl takes a second or more). */
+    static RenderedManifests renderOnce(String dir) {
+        try {
+            return render(dir);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static synchronized RenderedManifests render(String dir) throws Exception {
         RenderedManifests r = RENDERED.get(dir);
         if (r == null) {
@@ -247,6 +257,16 @@ class KubernetesManifestsTest {
         assertThat(heap.find()).isTrue();
         assertThat(Integer.parseInt(heap.group(1))).as("heap share: RocksDB and the JVM need memory outside the heap")
                 .isLessThanOrEqualTo(50);
+        // standbys placed in another zone than their active: the zone tag from the pod's zone label (Kafka's
+        // environment config provider), never empty (Kafka Streams refuses an empty tag at start)
+        var streams = new org.apache.kafka.streams.StreamsConfig(config.toStreamsProperties());
+        assertThat(streams.getList(org.apache.kafka.streams.StreamsConfig.RACK_AWARE_ASSIGNMENT_TAGS_CONFIG)).containsExactly("zone");
+        assertThat(streams.getClientTags()).containsKey("zone");
+        assertThat(config.get("client.tag.zone")).isEqualTo("z-${env:POD_ZONE}");
+        assertThat(baton.getEnv()).anySatisfy(e -> {
+            assertThat(e.getName()).isEqualTo("POD_ZONE");
+            assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.labels['topology.kubernetes.io/zone']");
+        });
         // snapshots as large as the topics allow can be produced
         assertThat(config.get("producer.max.request.size")).isEqualTo(Integer.toString(dev.baton.cli.ops.TopicPlan.MAX_MESSAGE_BYTES));
     }
@@ -317,8 +337,16 @@ class KubernetesManifestsTest {
         assertThat(podLabels).containsAllEntriesOf(statefulSet.getSpec().getSelector().getMatchLabels());
         statefulSet.getSpec().getTemplate().getSpec().getTopologySpreadConstraints().forEach(t ->
                 assertThat(podLabels).containsAllEntriesOf(t.getLabelSelector().getMatchLabels()));
+        // one instance per node, enforced (a spread constraint with maxSkew 1 would let two share a node when there
+        // are fewer nodes than replicas)
+        var antiAffinity = statefulSet.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity()
+                .getRequiredDuringSchedulingIgnoredDuringExecution();
+        assertThat(antiAffinity).anySatisfy(term -> {
+            assertThat(term.getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+            assertThat(podLabels).containsAllEntriesOf(term.getLabelSelector().getMatchLabels());
+        });
         assertThat(statefulSet.getSpec().getTemplate().getSpec().getTopologySpreadConstraints())
-                .anyMatch(t -> t.getTopologyKey().equals("kubernetes.io/hostname") && t.getWhenUnsatisfiable().equals("DoNotSchedule"));
+                .anyMatch(t -> t.getTopologyKey().equals("topology.kubernetes.io/zone"));
         assertThat(podLabels).containsAllEntriesOf(rendered.one(PodDisruptionBudget.class, "baton").getSpec().getSelector().getMatchLabels());
         NetworkPolicy policy = rendered.one(NetworkPolicy.class, "baton");
         assertThat(podLabels).containsAllEntriesOf(policy.getSpec().getPodSelector().getMatchLabels());
@@ -363,6 +391,10 @@ class KubernetesManifestsTest {
         assertThat(scraped).as("Services the ServiceMonitor selects").hasSize(1);
         Set<String> servicePorts = new TreeSet<>();
         scraped.get(0).getSpec().getPorts().forEach(p -> servicePorts.add(p.getName()));
+        // kube-prometheus-stack selects both by its release label (deploy/README.md, "Monitoring")
+        var rule = production.all(io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule.class).get(0);
+        assertThat(monitor.getMetadata().getLabels()).containsKey("release");
+        assertThat(rule.getMetadata().getLabels()).containsEntry("release", monitor.getMetadata().getLabels().get("release"));
         monitor.getSpec().getEndpoints().forEach(e -> {
             assertThat(servicePorts).contains(e.getPort());
             assertThat(e.getPath()).isEqualTo("/metrics");
@@ -418,7 +450,9 @@ class KubernetesManifestsTest {
                     env.put(k, v);
                 }
             });
-            Map<String, String> fields = Map.of("metadata.name", "baton-0", "metadata.namespace", "ns");
+            // the zone label: Kubernetes 1.35+ copies it from the node when it binds the pod (deploy/README.md, Placement)
+            Map<String, String> fields = Map.of("metadata.name", "baton-0", "metadata.namespace", "ns",
+                    "metadata.labels['topology.kubernetes.io/zone']", "europe-west1-b");
             for (EnvVar e : baton.getEnv()) {
                 String value;
                 if (e.getValue() != null) {

@@ -29,11 +29,12 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
 import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
 import io.strimzi.api.kafka.model.topic.KafkaTopic;
+import io.strimzi.api.kafka.model.user.KafkaUser;
 
 /**
  * An overlay of deploy/ rendered by {@code kubectl kustomize} (the real kustomize; no Java
  * re-implementation) and every object read into its typed model: fabric8's Kubernetes and
- * Prometheus Operator models, Strimzi's {@code KafkaTopic}. The models keep unknown fields in
+ * Prometheus Operator models, Strimzi's {@code KafkaTopic} and {@code KafkaUser}. The models keep unknown fields in
  * {@code additionalProperties} instead of failing, so {@link #unknownFields} walks every model
  * object and reports each one that holds any: a misspelt or misplaced field fails the test.
  *
@@ -42,17 +43,18 @@ import io.strimzi.api.kafka.model.topic.KafkaTopic;
 final class RenderedManifests {
 
     /** kind → apiVersion and model class, for every kind deploy/ may contain. */
-    static final Map<String, Map.Entry<String, Class<? extends HasMetadata>>> KINDS = Map.of(
-            "ServiceAccount", Map.entry("v1", ServiceAccount.class),
-            "ConfigMap", Map.entry("v1", ConfigMap.class),
-            "Secret", Map.entry("v1", Secret.class),
-            "Service", Map.entry("v1", Service.class),
-            "StatefulSet", Map.entry("apps/v1", StatefulSet.class),
-            "PodDisruptionBudget", Map.entry("policy/v1", PodDisruptionBudget.class),
-            "NetworkPolicy", Map.entry("networking.k8s.io/v1", NetworkPolicy.class),
-            "ServiceMonitor", Map.entry("monitoring.coreos.com/v1", ServiceMonitor.class),
-            "PrometheusRule", Map.entry("monitoring.coreos.com/v1", PrometheusRule.class),
-            "KafkaTopic", Map.entry("kafka.strimzi.io/v1beta2", KafkaTopic.class));
+    static final Map<String, Map.Entry<String, Class<? extends HasMetadata>>> KINDS = Map.ofEntries(
+            Map.entry("ServiceAccount", Map.entry("v1", ServiceAccount.class)),
+            Map.entry("ConfigMap", Map.entry("v1", ConfigMap.class)),
+            Map.entry("Secret", Map.entry("v1", Secret.class)),
+            Map.entry("Service", Map.entry("v1", Service.class)),
+            Map.entry("StatefulSet", Map.entry("apps/v1", StatefulSet.class)),
+            Map.entry("PodDisruptionBudget", Map.entry("policy/v1", PodDisruptionBudget.class)),
+            Map.entry("NetworkPolicy", Map.entry("networking.k8s.io/v1", NetworkPolicy.class)),
+            Map.entry("ServiceMonitor", Map.entry("monitoring.coreos.com/v1", ServiceMonitor.class)),
+            Map.entry("PrometheusRule", Map.entry("monitoring.coreos.com/v1", PrometheusRule.class)),
+            Map.entry("KafkaTopic", Map.entry("kafka.strimzi.io/v1beta2", KafkaTopic.class)),
+            Map.entry("KafkaUser", Map.entry("kafka.strimzi.io/v1beta2", KafkaUser.class)));
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)

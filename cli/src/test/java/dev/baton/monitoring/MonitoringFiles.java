@@ -22,15 +22,10 @@ final class MonitoringFiles {
     private MonitoringFiles() {
     }
 
-    static List<String> expressions() {
+    /** The PromQL of the dashboard's panels. */
+    static List<String> dashboardExpressions() {
         List<String> out = new ArrayList<>();
         try {
-            JsonNode rules = new ObjectMapper(new YAMLFactory()).readTree(RULES.toFile());
-            for (JsonNode group : rules.at("/spec/groups")) {
-                for (JsonNode rule : group.get("rules")) {
-                    out.add(rule.get("expr").asText());
-                }
-            }
             JsonNode dashboard = new ObjectMapper().readTree(Files.readString(DASHBOARD));
             for (JsonNode panel : dashboard.get("panels")) {
                 for (JsonNode target : panel.path("targets")) {
@@ -40,6 +35,22 @@ final class MonitoringFiles {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return out;
+    }
+
+    static List<String> expressions() {
+        List<String> out = new ArrayList<>();
+        try {
+            JsonNode rules = new ObjectMapper(new YAMLFactory()).readTree(RULES.toFile());
+            for (JsonNode group : rules.at("/spec/groups")) {
+                for (JsonNode rule : group.get("rules")) {
+                    out.add(rule.get("expr").asText());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        out.addAll(dashboardExpressions());
         return out;
     }
 }

@@ -8,7 +8,7 @@ import java.util.Map;
 import dev.baton.config.BatonConfig;
 
 /**
- * Baton's four topics as {@code baton topics} creates them and deploy/components/strimzi-topics
+ * Baton's four topics as {@code baton topics} creates them and deploy/components/strimzi
  * declares them (a test keeps the two equal): names from the configuration, partitions and
  * replicas from the command line, and the topic configs below.
  */
