@@ -177,6 +177,11 @@ final class HttpEndpoints implements AutoCloseable {
                         : "a bearer token for this tenant is needed (Authorization: Bearer TOKEN)"));
                 return;
             }
+            case UNAVAILABLE -> {
+                respond(exchange, SessionQuery.Answer.error(503, "session queries are refused: the tokens file cannot "
+                        + "be read or is invalid, so every token is revoked until an operator fixes it"));
+                return;
+            }
             case FORBIDDEN -> {
                 respond(exchange, SessionQuery.Answer.error(403, "this token is not for this tenant"));
                 return;
