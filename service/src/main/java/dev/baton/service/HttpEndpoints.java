@@ -6,7 +6,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.SynchronousQueue;
@@ -152,19 +151,23 @@ final class HttpEndpoints implements AutoCloseable {
         }
         String tenant;
         String session;
-        Map<String, String> params;
         try {
             tenant = decode(parts[0]);
             session = decode(parts[1]);
-            params = params(exchange.getRequestURI().getRawQuery());
         } catch (IllegalArgumentException e) {
             respond(exchange, SessionQuery.Answer.error(400, "malformed percent-encoding"));
             return;
         }
-        if (!dev.baton.engine.model.Identifiers.isValidId(tenant)
-                || !dev.baton.engine.model.Identifiers.isValidId(session)) {
+        if (!QueryParameters.isQueryableId(tenant) || !QueryParameters.isQueryableId(session)) {
             respond(exchange, SessionQuery.Answer.error(400,
-                    "tenant and session must be ids (1–128 characters of [A-Za-z0-9._:-])"));
+                    "tenant and session must be ids (1–128 characters of [A-Za-z0-9._:-], not . or ..)"));
+            return;
+        }
+        Map<String, String> params;
+        try {
+            params = QueryParameters.parse(exchange.getRequestURI().getRawQuery());
+        } catch (QueryParameters.Invalid e) {
+            respond(exchange, SessionQuery.Answer.error(400, e.getMessage()));
             return;
         }
         String authorization = exchange.getRequestHeaders().getFirst("Authorization");
@@ -254,20 +257,6 @@ final class HttpEndpoints implements AutoCloseable {
             t.setDaemon(true);
             return t;
         };
-    }
-
-    private static Map<String, String> params(String rawQuery) {
-        Map<String, String> out = new LinkedHashMap<>();
-        if (rawQuery == null || rawQuery.isEmpty()) {
-            return out;
-        }
-        for (String pair : rawQuery.split("&")) {
-            int eq = pair.indexOf('=');
-            if (eq > 0) {
-                out.put(decode(pair.substring(0, eq)), decode(pair.substring(eq + 1)));
-            }
-        }
-        return out;
     }
 
     private static String decode(String s) {
