@@ -90,6 +90,7 @@ public final class ServiceRunner {
             tokens.bindTo(metrics);
         } else {
             LOG.warn("No {} is configured: /sessions queries are refused (401)", BatonConfig.HTTP_TOKENS_FILE);
+            TenantTokens.bindWithoutFile(metrics);
         }
         HttpEndpoints http = new HttpEndpoints(new HttpEndpoints.Settings(config.httpBindAddress(), config.httpPort(),
                 config.httpMaxUrlChars(), config.httpMaxConcurrentQueries()),

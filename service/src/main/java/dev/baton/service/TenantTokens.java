@@ -126,9 +126,22 @@ final class TenantTokens implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         Gauge.builder("baton.http.tokens.valid", this, t -> t.valid() ? 1 : 0)
-                .description("1 while the query tokens file is valid, 0 while it cannot be read or is invalid and "
-                        + "every token is revoked (fail closed)").register(registry);
+                .description("1 while the query tokens file is valid (or none is configured), 0 while it cannot be "
+                        + "read or is invalid and every token is revoked (fail closed)").register(registry);
         FunctionCounter.builder("baton.http.tokens.reload.failures", this, TenantTokens::reloadFailures)
+                .description("Times the query tokens file could not be read or parsed and every token was revoked")
+                .register(registry);
+    }
+
+    /**
+     * The same two meters when no tokens file is configured (session queries are off by configuration, not failed
+     * closed): valid 1, no failures. They always exist, so an alert on them sees every instance.
+     */
+    static void bindWithoutFile(MeterRegistry registry) {
+        Gauge.builder("baton.http.tokens.valid", () -> 1)
+                .description("1 while the query tokens file is valid (or none is configured), 0 while it cannot be "
+                        + "read or is invalid and every token is revoked (fail closed)").register(registry);
+        FunctionCounter.builder("baton.http.tokens.reload.failures", registry, r -> 0)
                 .description("Times the query tokens file could not be read or parsed and every token was revoked")
                 .register(registry);
     }
