@@ -310,6 +310,18 @@ class OpsCommandsIT {
         }
     }
 
+    @Test
+    void shouldResetAnApplicationThatNeverRan() throws Exception {
+        Path config = config("ops-never-ran", "t7");
+        assertThat(topics(config).exitCode()).isZero();
+        CommandOutput dryRun = reset(config, "--dry-run");
+        assertThat(dryRun.exitCode()).as(dryRun.err()).isZero();
+        assertThat(dryRun.out()).contains("Internal topics of ops-never-ran: none");
+        CommandOutput done = reset(config);
+        assertThat(done.exitCode()).as(done.err()).isZero();
+        assertThat(done.err()).isEmpty();
+    }
+
     private CommandOutput reset(Path config, String... more) {
         List<String> args = new java.util.ArrayList<>(List.of("reset", "--bootstrap-servers", kafka.bootstrapServers(),
                 "--config", config.toString()));

@@ -70,6 +70,24 @@ final class KafkaAdminCalls implements AutoCloseable {
         }
     }
 
+    /** The value of {@code future}, or empty when Kafka answers that the thing asked about does not exist. */
+    <T> java.util.Optional<T> getIfExists(KafkaFuture<T> future, String what,
+            Class<? extends org.apache.kafka.common.errors.ApiException> notFound) {
+        try {
+            return java.util.Optional.of(future.get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS));
+        } catch (ExecutionException e) {
+            if (notFound.isInstance(e.getCause())) {
+                return java.util.Optional.empty();
+            }
+            throw failure(what, e.getCause() == null ? e : e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AppFailure(ExitCodes.INTERRUPTED, what + ": interrupted");
+        } catch (TimeoutException e) {
+            throw failure(what, new org.apache.kafka.common.errors.TimeoutException("no answer"));
+        }
+    }
+
     /** A one-line failure for {@code what} that failed with {@code e}. */
     AppFailure failure(String what, Throwable e) {
         if (e instanceof org.apache.kafka.common.errors.TimeoutException) {

@@ -23,6 +23,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.streams.StreamsConfig;
 
 import dev.baton.app.AppFailure;
@@ -106,8 +107,9 @@ public final class ResetCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         String would = dryRun ? "would be " : "";
         try (KafkaAdminCalls kafka = new KafkaAdminCalls(config, Duration.ofSeconds(timeoutSeconds))) {
-            ConsumerGroupDescription group = kafka.get(kafka.admin().describeConsumerGroups(List.of(app)).all(),
-                    "describing consumer group " + app).get(app);
+            // a group that never existed (the application never ran) has no members: nothing is running
+            ConsumerGroupDescription group = kafka.getIfExists(kafka.admin().describeConsumerGroups(List.of(app)).all(),
+                    "describing consumer group " + app, GroupIdNotFoundException.class).map(g -> g.get(app)).orElse(null);
             if (group != null && !group.members().isEmpty()) {
                 String clients = group.members().stream().map(MemberDescription::clientId).distinct().sorted()
                         .collect(Collectors.joining(", "));
