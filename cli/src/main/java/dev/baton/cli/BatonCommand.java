@@ -57,8 +57,8 @@ import picocli.CommandLine.Spec;
             BackfillCommand.class,
             ImportCommand.class,
             RunCommand.class,
-            dev.baton.cli.ops.TopicsCommand.class,
-            dev.baton.cli.ops.ResetCommand.class,
+            dev.baton.service.ops.TopicsCommand.class,
+            dev.baton.service.ops.ResetCommand.class,
             VerifyCommand.class,
             CommandLine.HelpCommand.class
         })

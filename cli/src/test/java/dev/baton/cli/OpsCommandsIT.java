@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.baton.app.StreamsApp;
-import dev.baton.cli.ops.TopicPlan;
+import dev.baton.service.ops.TopicPlan;
 import dev.baton.config.BatonConfig;
 import dev.baton.it.KafkaBroker;
 
@@ -60,8 +61,10 @@ class OpsCommandsIT {
 
     private CommandOutput topics(Path config, int partitions, String... more) {
         List<String> args = new java.util.ArrayList<>(List.of("topics", "--bootstrap-servers", kafka.bootstrapServers(),
-                "--config", config.toString(), "--partitions", Integer.toString(partitions), "--dead-letter-partitions", "2",
-                "--replication-factor", "1"));
+                "--config", config.toString(), "--partitions", Integer.toString(partitions), "--dead-letter-partitions", "2"));
+        if (!List.of(more).contains("--replication-factor")) {
+            args.addAll(List.of("--replication-factor", "1"));
+        }
         args.addAll(List.of(more));
         return CommandOutput.run(args.toArray(String[]::new));
     }
@@ -172,10 +175,15 @@ class OpsCommandsIT {
                 Thread.sleep(200);
             }
             assertThat(committed(admin, app)).isEqualTo(3);
-            // an instance is running: Kafka's resetter refuses
+            // an instance is running: refused in one line, no stack trace, nothing changed
             CommandOutput refused = reset(config);
             assertThat(refused.exitCode()).isEqualTo(1);
-            assertThat(refused.err()).contains("is every instance of ops-reset stopped?");
+            assertThat(refused.out()).isEmpty();
+            assertThat(refused.err().lines().toList()).singleElement().asString()
+                    .startsWith("baton: refused: ops-reset is still running (1 consumer(s) in its group")
+                    .endsWith("stop every instance, then run reset again");
+            assertThat(committed(admin, app)).isEqualTo(3);
+            assertThat(localState).isDirectory();
         }
         try (Admin admin = kafka.kafka().admin()) {
             assertThat(topicNames(admin)).anyMatch(t -> t.startsWith(app + "-") && t.endsWith("-changelog"));
@@ -200,6 +208,118 @@ class OpsCommandsIT {
             // the input and output topics are untouched
             assertThat(topicNames(admin)).contains("t2.session-events", "t2.context-snapshots");
         }
+    }
+
+    @Test
+    void shouldRunTheHelpsFirstExampleWithoutARegistryAndDefaultTheReplicationFactorToOneBroker() throws Exception {
+        // the help's own first example: no --config, no registry URL, the default (avro) format
+        CommandOutput example = CommandOutput.run("topics", "--bootstrap-servers", kafka.bootstrapServers(), "--dry-run");
+        assertThat(example.exitCode()).as(example.err()).isZero();
+        assertThat(example.outLines()).hasSize(4)
+                .allMatch(l -> l.contains("missing, would be created") && l.contains("replication factor 1,"));
+        assertThat(example.out()).doesNotContain(": missing, created");
+
+        Path config = config("ops-rf", "t4");
+        CommandOutput create = CommandOutput.run("topics", "--bootstrap-servers", kafka.bootstrapServers(), "--config",
+                config.toString(), "--partitions", "2", "--dead-letter-partitions", "1");
+        assertThat(create.exitCode()).as(create.err()).isZero();
+        assertThat(create.outLines()).hasSize(4).allMatch(l -> l.contains(": missing, created with")
+                && l.contains("replication factor 1,"));
+        try (Admin admin = kafka.kafka().admin()) {
+            topicNamesOnceListed(admin, "t4.session-events");
+            assertThat(admin.describeTopics(List.of("t4.session-events")).allTopicNames().get(30, TimeUnit.SECONDS)
+                    .get("t4.session-events").partitions().get(0).replicas()).hasSize(1);
+        }
+    }
+
+    @Test
+    void shouldRefuseAReplicationFactorTheClusterCannotHoldBeforeCreatingAnything() throws Exception {
+        Path config = config("ops-rf3", "t5");
+        CommandOutput refused = topics(config, 3, "--replication-factor", "3");
+        assertThat(refused.exitCode()).isEqualTo(1);
+        assertThat(refused.out()).doesNotContain("created");
+        assertThat(refused.err().lines().toList()).singleElement().asString()
+                .contains("replication factor 3 needs at least 3 brokers; the cluster has 1").contains("nothing was created");
+        try (Admin admin = kafka.kafka().admin()) {
+            assertThat(topicNames(admin)).noneMatch(t -> t.startsWith("t5."));
+        }
+    }
+
+    @Test
+    void shouldReportDriftWithCheckAndChangeNothing() throws Exception {
+        Path config = config("ops-drift", "t6");
+        assertThat(topics(config).exitCode()).isZero();
+        try (Admin admin = kafka.kafka().admin()) {
+            topicNamesOnceListed(admin, "t6.session-events", "t6.context-snapshots", "t6.dead-letters", "t6.tenant-policies");
+            admin.deleteTopics(List.of("t6.tenant-policies")).all().get(30, TimeUnit.SECONDS);
+            ConfigResource deadLetters = new ConfigResource(ConfigResource.Type.TOPIC, "t6.dead-letters");
+            admin.incrementalAlterConfigs(Map.of(deadLetters, List.of(new AlterConfigOp(
+                    new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
+            for (long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10); (topicNames(admin).contains("t6.tenant-policies")
+                    || !"compact".equals(topicConfig(admin, "t6.dead-letters").get("cleanup.policy").value()))
+                    && System.nanoTime() < until; ) {
+                Thread.sleep(200);
+            }
+
+            // planned: 4 partitions (they have 3) and replication factor 2 (they have 1)
+            CommandOutput check = topics(config, 4, "--check", "--replication-factor", "2");
+            assertThat(check.exitCode()).isEqualTo(1);
+            assertThat(check.out()).contains("t6.tenant-policies: missing")
+                    .contains("t6.session-events: has 3 partitions, planned 4")
+                    .contains("has replication factor 1, planned 2")
+                    .contains("t6.dead-letters: has replication factor 1, planned 2")
+                    .contains("cleanup.policy=compact, would be set to delete");
+            assertThat(check.err().lines().toList()).singleElement().asString().contains("(drift, see above)");
+            assertThat(topicNames(admin)).doesNotContain("t6.tenant-policies");
+            assertThat(topicConfig(admin, "t6.dead-letters").get("cleanup.policy").value()).isEqualTo("compact");
+        }
+    }
+
+    /**
+     * An unreachable broker, run as the container image runs the commands (its entry point, ServiceCommand, in a JVM
+     * of its own with the production logging configuration): one line on stderr, exit 1, within the --timeout given
+     * (the deadline below is generous: it bounds a JVM start and the timeout, it measures nothing).
+     */
+    @Test
+    void shouldReportAnUnreachableBrokerInOneLineFromTheImagesEntryPoint() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        for (String command : List.of("topics", "reset")) {
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), "-Dlog4j2.configurationFile=log4j2.properties",
+                    "dev.baton.service.command.ServiceCommand", command, "--bootstrap-servers", "127.0.0.1:" + closedPort,
+                    "--timeout", "3").redirectErrorStream(false).start();
+            p.getOutputStream().close();
+            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
+            CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(command + " finished").isTrue();
+            assertThat(p.exitValue()).as(command + ": " + err.get()).isEqualTo(1);
+            assertThat(out.get()).as(command).isEmpty();
+            assertThat(err.get().lines().toList()).as(command).singleElement().asString()
+                    .startsWith("baton: ").contains("did not answer within 3 s").contains("127.0.0.1:" + closedPort);
+        }
+    }
+
+    private static String read(java.io.InputStream in) {
+        try (in) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void shouldResetAnApplicationThatNeverRan() throws Exception {
+        Path config = config("ops-never-ran", "t7");
+        assertThat(topics(config).exitCode()).isZero();
+        CommandOutput dryRun = reset(config, "--dry-run");
+        assertThat(dryRun.exitCode()).as(dryRun.err()).isZero();
+        assertThat(dryRun.out()).contains("Internal topics of ops-never-ran: none");
+        CommandOutput done = reset(config);
+        assertThat(done.exitCode()).as(done.err()).isZero();
+        assertThat(done.err()).isEmpty();
     }
 
     private CommandOutput reset(Path config, String... more) {

@@ -8,7 +8,7 @@ import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
 
-import dev.baton.cli.ops.TopicPlan;
+import dev.baton.service.ops.TopicPlan;
 import dev.baton.config.BatonConfig;
 import io.strimzi.api.kafka.model.topic.KafkaTopic;
 

@@ -69,9 +69,9 @@ class DockerComposeFileTest {
         // records up to the topics' max.message.bytes can be produced
         String script = String.join("\n", texts(services.get("kafka-init").get("command")));
         assertThat(java.util.Arrays.stream(script.split("--create")).skip(1).toList()).hasSize(4).allSatisfy(line ->
-                assertThat(line).contains("max.message.bytes=" + dev.baton.cli.ops.TopicPlan.MAX_MESSAGE_BYTES));
+                assertThat(line).contains("max.message.bytes=" + dev.baton.service.ops.TopicPlan.MAX_MESSAGE_BYTES));
         assertThat(services.get("baton").get("environment").get("BATON_MAX_REQUEST_SIZE").asText())
-                .isEqualTo(Integer.toString(dev.baton.cli.ops.TopicPlan.MAX_MESSAGE_BYTES));
+                .isEqualTo(Integer.toString(dev.baton.service.ops.TopicPlan.MAX_MESSAGE_BYTES));
     }
 
     private static List<String> texts(JsonNode node) {

@@ -268,7 +268,7 @@ class KubernetesManifestsTest {
             assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.labels['topology.kubernetes.io/zone']");
         });
         // snapshots as large as the topics allow can be produced
-        assertThat(config.get("producer.max.request.size")).isEqualTo(Integer.toString(dev.baton.cli.ops.TopicPlan.MAX_MESSAGE_BYTES));
+        assertThat(config.get("producer.max.request.size")).isEqualTo(Integer.toString(dev.baton.service.ops.TopicPlan.MAX_MESSAGE_BYTES));
     }
 
     /**
@@ -305,7 +305,7 @@ class KubernetesManifestsTest {
         long heap = limit * Integer.parseInt(share.group(1)) / 100;
         int partitions = rendered.all(KafkaTopic.class).stream()
                 .filter(t -> t.getSpec().getTopicName().equals(config.sessionEventsTopic()))
-                .map(t -> t.getSpec().getPartitions()).findFirst().orElse(dev.baton.cli.ops.TopicPlan.DEFAULT_PARTITIONS);
+                .map(t -> t.getSpec().getPartitions()).findFirst().orElse(dev.baton.service.ops.TopicPlan.DEFAULT_PARTITIONS);
         int replicas = statefulSet.getSpec().getReplicas();
         int tasksWhenOneIsDown = (partitions + Math.max(1, replicas - 1) - 1) / Math.max(1, replicas - 1);
         long recordCache = Long.parseLong(config.toStreamsProperties().getProperty(

@@ -6,11 +6,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -34,8 +32,10 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  *       ({@link TenantTokens}).</li>
  * </ul>
  * Health, readiness and metrics are unauthenticated and carry no tenant data. Health and readiness are answered by the
- * server's own small pool ({@value #SERVER_THREADS} threads), which only ever does constant-time work: reading a
- * request, answering a probe, an error or a 414, and handing the rest on. A session query goes to a separate, bounded
+ * server's own pool (up to {@value #SERVER_THREADS} threads, grown on demand), which only ever does constant-time work:
+ * reading a request, answering a probe, an error or a 414, and handing the rest on. Reading a request is bounded in
+ * time ({@value #MAX_REQUEST_SECONDS} s, then the connection is closed), so clients that send their headers or body
+ * slowly hold a reading thread each for a bounded time and never the ones that answer probes. A session query goes to a separate, bounded
  * pool ({@code maxConcurrentQueries} running, as many waiting) and a {@code /metrics} scrape to its own thread (one
  * running, {@value #METRICS_WAITING} waiting); a request that finds its pool full is answered 503 with
  * {@code Retry-After} at once. So neither a flood of queries nor a slow scrape ever makes {@code /healthz} or
@@ -55,22 +55,44 @@ final class HttpEndpoints implements AutoCloseable {
     record Settings(String bindAddress, int port, int maxUrlChars, int maxConcurrentQueries) {
     }
 
+    /** Seconds a request (line, headers and body) may take to arrive before its connection is closed. */
+    static final long MAX_REQUEST_SECONDS = 5;
+    /** Seconds a response may take to be written (a client that does not read) before its connection is closed. */
+    static final long MAX_RESPONSE_SECONDS = 10;
+    /**
+     * Threads that read requests and answer probes (never rendering, never a scrape); grown on demand, so a few slow
+     * clients each hold one of them (for at most MAX_REQUEST_SECONDS) while the others answer probes. A request that
+     * finds all of them busy has its connection closed at once by the JDK server (never queued behind slow ones).
+     */
+    static final int SERVER_THREADS = 64;
     static {
         // The JDK server writes a response's headers and body in two writes; without TCP_NODELAY, Nagle's algorithm and
-        // the client's delayed ACK hold the body back ~40 ms, which was most of a probe's measured answer time. Read
-        // once, when the first server is created; an explicit -Dsun.net.httpserver.nodelay wins.
-        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
-            System.setProperty("sun.net.httpserver.nodelay", "true");
+        // the client's delayed ACK hold the body back ~40 ms, which was most of a probe's measured answer time.
+        setIfUnset("sun.net.httpserver.nodelay", "true");
+        // The JDK server reads a request's line, headers and body with blocking reads on its executor's threads, with
+        // no time limit of its own: a client that sends its headers (or a declared body) a byte at a time holds a
+        // thread for as long as it likes. These two limits make the server's own timer close a connection whose
+        // request has not fully arrived within MAX_REQUEST_SECONDS, or whose response has not been taken within
+        // MAX_RESPONSE_SECONDS, which frees the thread (docs/operations.md, "How the HTTP port holds up").
+        setIfUnset("sun.net.httpserver.maxReqTime", Long.toString(MAX_REQUEST_SECONDS));
+        setIfUnset("sun.net.httpserver.maxRspTime", Long.toString(MAX_RESPONSE_SECONDS));
+    }
+
+    /**
+     * Sets a JDK server property unless the operator set it (JAVA_TOOL_OPTIONS wins). The JDK reads them once, when
+     * the first server of the process is created, which is why they are set here, before that.
+     */
+    private static void setIfUnset(String property, String value) {
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, value);
         }
     }
 
-    /** Threads that read requests and answer probes (never rendering, never a scrape). */
-    static final int SERVER_THREADS = 2;
     /** Scrapes that may wait while one runs; past that, 503. */
     static final int METRICS_WAITING = 2;
 
     private final HttpServer server;
-    private final ExecutorService executor;
+    private final ThreadPoolExecutor executor;
     private final ThreadPoolExecutor queries;
     private final ThreadPoolExecutor scrapes;
     private final Settings settings;
@@ -80,7 +102,10 @@ final class HttpEndpoints implements AutoCloseable {
         this.settings = settings;
         server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(settings.bindAddress()), settings.port()),
                 128);
-        executor = Executors.newFixedThreadPool(SERVER_THREADS, daemon("baton-http"));
+        // two threads kept, up to SERVER_THREADS while connections need them; no queue: a connection never waits for a
+        // thread that a slow client holds (rejected, the JDK server closes it and the client may retry at once)
+        executor = new ThreadPoolExecutor(2, SERVER_THREADS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                daemon("baton-http"), new ThreadPoolExecutor.AbortPolicy());
         queries = new ThreadPoolExecutor(settings.maxConcurrentQueries(), settings.maxConcurrentQueries(), 30,
                 TimeUnit.SECONDS, new ArrayBlockingQueue<>(settings.maxConcurrentQueries()), daemon("baton-http-query"),
                 new ThreadPoolExecutor.AbortPolicy());
@@ -126,19 +151,23 @@ final class HttpEndpoints implements AutoCloseable {
         }
         String tenant;
         String session;
-        Map<String, String> params;
         try {
             tenant = decode(parts[0]);
             session = decode(parts[1]);
-            params = params(exchange.getRequestURI().getRawQuery());
         } catch (IllegalArgumentException e) {
             respond(exchange, SessionQuery.Answer.error(400, "malformed percent-encoding"));
             return;
         }
-        if (!dev.baton.engine.model.Identifiers.isValidId(tenant)
-                || !dev.baton.engine.model.Identifiers.isValidId(session)) {
+        if (!QueryParameters.isQueryableId(tenant) || !QueryParameters.isQueryableId(session)) {
             respond(exchange, SessionQuery.Answer.error(400,
-                    "tenant and session must be ids (1–128 characters of [A-Za-z0-9._:-])"));
+                    "tenant and session must be ids (1–128 characters of [A-Za-z0-9._:-], not . or ..)"));
+            return;
+        }
+        Map<String, String> params;
+        try {
+            params = QueryParameters.parse(exchange.getRequestURI().getRawQuery());
+        } catch (QueryParameters.Invalid e) {
+            respond(exchange, SessionQuery.Answer.error(400, e.getMessage()));
             return;
         }
         String authorization = exchange.getRequestHeaders().getFirst("Authorization");
@@ -149,6 +178,11 @@ final class HttpEndpoints implements AutoCloseable {
                 respond(exchange, SessionQuery.Answer.error(401, tokens == null
                         ? "session queries are off: no baton.http.tokens-file is configured"
                         : "a bearer token for this tenant is needed (Authorization: Bearer TOKEN)"));
+                return;
+            }
+            case UNAVAILABLE -> {
+                respond(exchange, SessionQuery.Answer.error(503, "session queries are refused: the tokens file cannot "
+                        + "be read or is invalid, so every token is revoked until an operator fixes it"));
                 return;
             }
             case FORBIDDEN -> {
@@ -223,20 +257,6 @@ final class HttpEndpoints implements AutoCloseable {
             t.setDaemon(true);
             return t;
         };
-    }
-
-    private static Map<String, String> params(String rawQuery) {
-        Map<String, String> out = new LinkedHashMap<>();
-        if (rawQuery == null || rawQuery.isEmpty()) {
-            return out;
-        }
-        for (String pair : rawQuery.split("&")) {
-            int eq = pair.indexOf('=');
-            if (eq > 0) {
-                out.put(decode(pair.substring(0, eq)), decode(pair.substring(eq + 1)));
-            }
-        }
-        return out;
     }
 
     private static String decode(String s) {

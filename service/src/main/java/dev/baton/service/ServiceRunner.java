@@ -87,8 +87,10 @@ public final class ServiceRunner {
                 throw new AppFailure(ExitCodes.USAGE, "cannot read " + BatonConfig.HTTP_TOKENS_FILE + ": " + e.getMessage());
             }
             LOG.info("Session queries need one of the {} bearer tokens of {}", tokens.size(), config.httpTokensFile().get());
+            tokens.bindTo(metrics);
         } else {
             LOG.warn("No {} is configured: /sessions queries are refused (401)", BatonConfig.HTTP_TOKENS_FILE);
+            TenantTokens.bindWithoutFile(metrics);
         }
         HttpEndpoints http = new HttpEndpoints(new HttpEndpoints.Settings(config.httpBindAddress(), config.httpPort(),
                 config.httpMaxUrlChars(), config.httpMaxConcurrentQueries()),

@@ -11,10 +11,10 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.processor.StreamPartitioner;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
@@ -84,6 +84,7 @@ final class SessionQuery {
     private final Policy defaults;
     private final BatonCodecs codecs;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final StreamPartitioner<String, Object> partitioner;
     private TenantPolicies policies;
 
     SessionQuery(KafkaStreams streams, BatonConfig config, HostInfo self) {
@@ -92,6 +93,7 @@ final class SessionQuery {
         this.self = self;
         this.defaults = config.defaultPolicy();
         this.codecs = BatonCodecs.forConfig(config);
+        this.partitioner = InputPartitioner.named(config.inputPartitioner());
     }
 
     /**
@@ -108,7 +110,8 @@ final class SessionQuery {
         String key = SessionKey.of(tenantId, sessionId).toString();
         KeyQueryMetadata owner;
         try {
-            owner = streams.queryMetadataForKey(SessionContextProcessor.SESSION_STORE, key, Serdes.String().serializer());
+            // the partition the producers put the key on (baton.input.partitioner), not necessarily Java's murmur2
+            owner = streams.queryMetadataForKey(SessionContextProcessor.SESSION_STORE, key, partitioner);
         } catch (RuntimeException e) {
             return Answer.error(503, "not ready to answer queries: " + e.getMessage());
         }

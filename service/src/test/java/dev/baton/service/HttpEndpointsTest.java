@@ -113,11 +113,29 @@ class HttpEndpointsTest {
     void shouldAnswer400ForTraversalAndOddCharactersBeforeAnyQuery() throws Exception {
         for (String path : List.of("/sessions/acme/../other/s1", "/sessions/acme/s1/extra", "/sessions/acme",
                 "/sessions/acme/%2e%2e%2fother", "/sessions/acme/s%00", "/sessions/ac%20me/s1", "/sessions/acme/%E2%82%AC",
-                "/sessions//s1")) {
+                "/sessions//s1", "/sessions/acme/..", "/sessions/acme/%2E%2E", "/sessions/../s1", "/sessions/acme/.",
+                "/sessions/acme/%2e")) {
             assertThat(get(path, "Bearer " + ACME_TOKEN).statusCode()).as(path).isEqualTo(400);
         }
         assertThat(get("/sessions/acme/" + "x".repeat(3_000), "Bearer " + ACME_TOKEN).statusCode()).isEqualTo(414);
         assertThat(queriesRun).hasValue(0);
+    }
+
+    @Test
+    void shouldAnswer400ForOutOfRangeOrUnknownQueryParametersBeforeAnyQuery() throws Exception {
+        for (String query : List.of("message_budget_chars=-1", "message_budget_chars=0", "message_budget_chars=%2B5",
+                "message_budget_chars=2147483648", "message_budget_chars=99999999999", "message_budget_chars=1e3",
+                "message_budget_chars=", "target=REMOTE", "to_agent=a%20b", "to_agent=" + "a".repeat(65),
+                "target=LOCAL&target=CLAUDE_CLI", "budget=5", "to_agent", "&", "to_agent=a&")) {
+            HttpResponse<String> r = get("/sessions/acme/s1?" + query, "Bearer " + ACME_TOKEN);
+            assertThat(r.statusCode()).as(query).isEqualTo(400);
+            assertThat(r.body()).as(query).contains("\"error\"");
+        }
+        assertThat(queriesRun).hasValue(0);
+        assertThat(get("/sessions/acme/s1?to_agent=billing-agent&target=claude_cli&message_budget_chars=2147483647",
+                "Bearer " + ACME_TOKEN).statusCode()).isEqualTo(200);
+        assertThat(get("/sessions/acme/s1.v2:x-y_z", "Bearer " + ACME_TOKEN).statusCode()).isEqualTo(200);
+        assertThat(queriesRun).hasValue(2);
     }
 
     @Test

@@ -59,6 +59,7 @@ public final class BatonConfig {
     public static final String HTTP_BIND_ADDRESS = "baton.http.bind-address";
     public static final String HTTP_TOKENS_FILE = "baton.http.tokens-file";
     public static final String HTTP_MAX_URL_CHARS = "baton.http.max-url-chars";
+    public static final String INPUT_PARTITIONER = "baton.input.partitioner";
     public static final String HTTP_MAX_CONCURRENT_QUERIES = "baton.http.max-concurrent-queries";
     public static final String STATE_CACHE_MAX_BYTES = "baton.state.cache.max.bytes";
     public static final String STATE_CHANGELOG = "baton.state.changelog";
@@ -255,6 +256,11 @@ public final class BatonConfig {
         if (SECRETS.contains(key) || k.contains("password") || k.contains("jaas") || k.contains("secret")
                 || k.endsWith(".token") || k.contains("credentials") || k.endsWith("user.info")) return "[hidden]";
         return RegistryOptions.redact(value);
+    }
+
+    /** How the producers of the session-events topic partition by key: {@code murmur2} or {@code crc32}. */
+    public String inputPartitioner() {
+        return values.get(INPUT_PARTITIONER);
     }
 
     public int httpMaxUrlChars() {
@@ -569,10 +575,17 @@ public final class BatonConfig {
                                 + "image, docker-compose.yml and deploy/ set it) so that probes and peers reach it."),
                 Setting.string(HTTP_TOKENS_FILE, "",
                         "File of bearer tokens for /sessions queries, one `TOKEN TENANT[,TENANT...]` (or `TOKEN *`) "
-                                + "per line, e.g. a mounted Secret; read again when it changes. Empty: every session "
-                                + "query is refused (401)."),
+                                + "per line, e.g. a mounted Secret; read again (at most once a second) when it "
+                                + "changes. A file that becomes unreadable or invalid revokes every token (503) until "
+                                + "it is valid again. Empty: every session query is refused (401)."),
                 Setting.integer(HTTP_MAX_URL_CHARS, "2048", 64, 65536,
                         "Longer request URIs are answered 414."),
+                Setting.choice(INPUT_PARTITIONER, "murmur2", List.of("murmur2", "crc32"),
+                        "How the producers of the session-events topic choose a key's partition, so that /sessions "
+                                + "asks the instance that holds the session: murmur2 (Kafka's Java client, Kafka "
+                                + "Streams, kafkajs) or crc32 (librdkafka's default, consistent_random: "
+                                + "confluent-kafka for Python and Go, node-rdkafka, kcat). Processing does not "
+                                + "depend on it."),
                 Setting.integer(HTTP_MAX_CONCURRENT_QUERIES, "4", 1, 1024,
                         "Session queries rendered at once (as many more wait); past that 503 at once. Health, "
                                 + "readiness and metrics never wait behind them."),

@@ -5,22 +5,24 @@ import java.util.concurrent.Callable;
 
 import dev.baton.app.AppFailure;
 import dev.baton.app.ExitCodes;
+import dev.baton.service.ops.ResetCommand;
+import dev.baton.service.ops.TopicsCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The container image's entry point: {@code baton run} only, from the service module's runtime
- * class path (no in-process broker, no demo or backfill). Same options, environment and exit codes
- * as {@code ./baton run}.
+ * The container image's entry point: {@code baton run}, and the operations commands {@code topics} and
+ * {@code reset} (for Kubernetes Jobs), from the service module's runtime class path (no in-process broker, no demo
+ * or backfill). Same options, environment and exit codes as {@code ./baton}.
  */
 @Command(
         name = "baton",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        header = "Baton service image: `run` (see `run --help`).",
-        subcommands = {RunCommand.class, CommandLine.HelpCommand.class})
+        header = "Baton service image: `run`, `topics`, `reset` (see `COMMAND --help`).",
+        subcommands = {RunCommand.class, TopicsCommand.class, ResetCommand.class, CommandLine.HelpCommand.class})
 public final class ServiceCommand implements Callable<Integer> {
 
     @Spec

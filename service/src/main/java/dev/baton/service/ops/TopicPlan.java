@@ -1,4 +1,4 @@
-package dev.baton.cli.ops;
+package dev.baton.service.ops;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,7 +10,8 @@ import dev.baton.config.BatonConfig;
 /**
  * Baton's four topics as {@code baton topics} creates them and deploy/components/strimzi
  * declares them (a test keeps the two equal): names from the configuration, partitions and
- * replicas from the command line, and the topic configs below.
+ * replicas from the command line (replicas by default what the cluster can hold, at most 3), and the topic configs
+ * below.
  */
 public final class TopicPlan {
 
@@ -18,7 +19,13 @@ public final class TopicPlan {
     public static final int MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
     public static final int DEFAULT_PARTITIONS = 24;
     public static final int DEFAULT_DEAD_LETTER_PARTITIONS = 6;
+    /** Replicas of every topic on a cluster of 3 brokers or more (deploy/ declares this many). */
     public static final short DEFAULT_REPLICATION_FACTOR = 3;
+
+    /** The default replication factor on a cluster of {@code brokers}: 3, or fewer when the cluster has fewer. */
+    public static short defaultReplicationFactor(int brokers) {
+        return (short) Math.max(1, Math.min(DEFAULT_REPLICATION_FACTOR, brokers));
+    }
 
     /** One topic: name, partitions, replication factor and the topic configs Baton relies on. */
     public record Topic(String name, int partitions, short replicationFactor, Map<String, String> configs) {
