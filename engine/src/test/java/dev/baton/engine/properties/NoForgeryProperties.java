@@ -122,7 +122,9 @@ class NoForgeryProperties {
             Matcher m = MANIFEST_LINE.matcher(line);
             if (!m.matches()) return false;
             Turn t = turns.get(Long.parseLong(m.group(1)));
-            return t != null && t.role() == Role.ASSISTANT && t.agent().equals(m.group(2));
+            // an ASSISTANT turn's trail, or a TOOL turn's orphan result (R3: a trail of its own, tool "unknown")
+            return t != null && (t.role() == Role.ASSISTANT || t.role() == Role.TOOL && m.group(3).equals("unknown"))
+                    && t.agent().equals(m.group(2));
         }
 
         void checkSystemMessage(String content, String dump) {

@@ -23,7 +23,8 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * R3 retention, computed independently from the turns sent: trail-bearing turns (legacy calls count), newest first;
+ * R3 retention, computed independently from the turns sent: trail-bearing turns (legacy calls count, and so does a
+ * TOOL turn whose call is unknown, weighing its result's bytes), newest first;
  * the newest {@code expandedTrailTurns} are expanded, the following ones inlined while their cumulative trail bytes
  * (UTF-8 of the compact arguments plus the result; a legacy call's result is its TOOL turn's text) stay within
  * {@code inlineTrailBytes}; the rest are manifested, listed newest first up to the cap, the others counted. The plan
@@ -64,9 +65,10 @@ class RetentionProperties {
                     openCalls.put(c.callId(), t.seq());
                 }
                 bytes.put(t.seq(), b);
-            } else if (t.role() == Role.TOOL && t.toolCallId() != null) {
-                Long caller = openCalls.remove(t.toolCallId());
+            } else if (t.role() == Role.TOOL) {
+                Long caller = t.toolCallId() == null ? null : openCalls.remove(t.toolCallId());
                 if (caller != null) bytes.merge(caller, utf8(t.text()), Long::sum);
+                else bytes.put(t.seq(), utf8(t.text())); // an orphan result: a trail of its own, its result's bytes
             }
         }
         List<Long> newestFirst = new ArrayList<>(bytes.keySet());
