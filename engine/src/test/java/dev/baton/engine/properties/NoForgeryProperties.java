@@ -42,6 +42,11 @@ class NoForgeryProperties {
     }
 
     @Provide
+    Arbitrary<SessionArbitraries.Scenario> recorded() {
+        return SessionArbitraries.recordedSessions();
+    }
+
+    @Provide
     Arbitrary<String> data() {
         return Arbitraries.oneOf(SessionArbitraries.shortText(true), SessionArbitraries.shortText(false),
                 Arbitraries.strings().withChars('[', '(', '…', '\\', '\n', '\r', 'a', ' ').ofMaxLength(30),
@@ -59,6 +64,15 @@ class NoForgeryProperties {
 
     @Property(tries = 150)
     void shouldNeverLetDataPassForBatonLines(@ForAll("adversarial") SessionArbitraries.Scenario sc) {
+        checkNoForgery(sc);
+    }
+
+    @Property(tries = 60)
+    void shouldNeverLetDataOfRecordedSessionsPassForBatonLines(@ForAll("recorded") SessionArbitraries.Scenario sc) {
+        checkNoForgery(sc);
+    }
+
+    static void checkNoForgery(SessionArbitraries.Scenario sc) {
         Snapshot snap = sc.run().render(sc.handoff());
         Context ctx = new Context(sc, snap);
         String dump = Renderings.dump(snap);

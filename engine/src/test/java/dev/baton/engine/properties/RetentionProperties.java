@@ -52,6 +52,79 @@ class RetentionProperties {
         check(sc);
     }
 
+    @Provide
+    Arbitrary<SessionArbitraries.Scenario> recorded() {
+        return SessionArbitraries.recordedSessions();
+    }
+
+    @Property(tries = 100)
+    void shouldPlanRetentionNewestFirstForRecordedSessions(@ForAll("recorded") SessionArbitraries.Scenario sc) {
+        check(sc);
+    }
+
+    @Property(tries = 100)
+    void shouldAccountForEveryToolResultOnceInRecordedSessions(@ForAll("recorded") SessionArbitraries.Scenario sc) {
+        checkAccounting(sc);
+    }
+
+    @Property(tries = 60)
+    void shouldAccountForEveryToolResultOnce(@ForAll("sessions") SessionArbitraries.Scenario sc) {
+        checkAccounting(sc);
+    }
+
+    /**
+     * Retention accounting (issue 19): every TOOL turn with a result in the state is in exactly one of expanded,
+     * inlined and the manifest, by its own seq when its call is unknown (an orphan result is a trail of its own) or
+     * by its calling turn's seq (a legacy step belongs to its calling turn); a manifested turn the manifest does not
+     * list is among the turns its footer counts (older than every listed one, inside the TRAIL_MANIFEST range). The
+     * lists never name a seq twice, and they account for every trail-bearing turn. For every receiver.
+     */
+    static void checkAccounting(SessionArbitraries.Scenario sc) {
+        Map<String, Long> openCalls = new HashMap<>();
+        java.util.Set<Long> trailBearing = new java.util.TreeSet<>();
+        List<Long> planned = new ArrayList<>(); // for each TOOL turn: the seq the plan knows its result by
+        for (Turn t : sc.turns()) {
+            if (t.role() == Role.ASSISTANT && (!t.trail().isEmpty() || !t.toolCalls().isEmpty())) {
+                trailBearing.add(t.seq());
+                for (ToolCall c : t.toolCalls()) if (c.callId() != null) openCalls.put(c.callId(), t.seq());
+            } else if (t.role() == Role.TOOL) {
+                Long caller = t.toolCallId() == null ? null : openCalls.remove(t.toolCallId());
+                Statistics.label("tool result").collect(caller == null ? "orphan" : "answer");
+                long seq = caller == null ? t.seq() : caller;
+                if (caller == null) trailBearing.add(t.seq());
+                planned.add(seq);
+            }
+        }
+        SessionArbitraries.Run run = sc.run();
+        var state = run.state();
+        List<String> receivers = new ArrayList<>(SupersetProperties.receivers(sc, ""));
+        if (sc.primary() != null) receivers.add(sc.primary());
+        for (String receiver : receivers) {
+            Snapshot snap = run.render(state, sc.handoff(receiver, sc.target()));
+            Retention r = snap.retention();
+            List<Long> all = new ArrayList<>(r.expandedSeqs());
+            all.addAll(r.inlinedSeqs());
+            all.addAll(r.manifestSeqs());
+            assertThat(all).as("no seq in two lists (%s)", receiver).doesNotHaveDuplicates();
+            assertThat(all.size() + r.manifestUnlisted()).as("every trail-bearing turn accounted for")
+                    .isEqualTo(trailBearing.size());
+            long oldestListed = r.manifestSeqs().isEmpty() ? Long.MAX_VALUE
+                    : r.manifestSeqs().get(r.manifestSeqs().size() - 1);
+            var manifest = snap.truncations().stream()
+                    .filter(t -> t.kind() == dev.baton.engine.snapshot.TruncationKind.TRAIL_MANIFEST
+                            && t.marker().startsWith("(tool activity of")).findFirst();
+            for (long seq : planned) {
+                if (all.contains(seq)) continue;
+                assertThat(r.manifestUnlisted()).as("seq %d is in no list: counted by the manifest", seq).isPositive();
+                assertThat(seq).as("an unlisted seq is older than every listed one").isLessThan(oldestListed);
+                if (manifest.isPresent()) {
+                    assertThat(seq).as("inside the manifest's range").isBetween(manifest.get().seqFrom(),
+                            manifest.get().seqTo());
+                }
+            }
+        }
+    }
+
     static void check(SessionArbitraries.Scenario sc) {
         // Trail bytes per trail-bearing turn, as R3 defines them.
         Map<Long, Long> bytes = new LinkedHashMap<>();
