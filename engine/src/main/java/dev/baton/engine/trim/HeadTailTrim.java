@@ -181,7 +181,10 @@ public final class HeadTailTrim {
         return best;
     }
 
-    /** The distinct seqs of the body's non-marker segments, ascending. */
+    /**
+     * The distinct seqs of the body's non-marker segments (the turns that render something), ascending (the layout's
+     * order already sorts them: then checking is all).
+     */
     static long[] renderingSeqs(List<Segment> body) {
         long[] rendering = new long[body.size()];
         int n = 0;
@@ -239,16 +242,8 @@ public final class HeadTailTrim {
             for (int i = 0; i < c.lines.size(); i++) lines.put(c.lineSeqs.get(i), c.lines.get(i));
         }
         o.boundarySeq = boundarySeq(body, start);
-        // The seqs that render something, sorted (the layout's order already sorts them: then checking is all)
-        long[] rendering = new long[body.size()];
-        int n = 0;
-        boolean sorted = true;
-        for (Segment s : body) {
-            if (s.kind() == Segment.Kind.MARKER) continue;
-            if (n > 0 && rendering[n - 1] > s.seq()) sorted = false;
-            rendering[n++] = s.seq();
-        }
-        if (!sorted) Arrays.sort(rendering, 0, n);
+        long[] rendering = renderingSeqs(body);
+        int n = rendering.length;
         // The omitted body turns' digest lines (each kept with its turn across hand-offs), in seq order.
         List<StoredTurn> omittedTurns = new ArrayList<>();
         for (StoredTurn t : state.body()) {

@@ -80,20 +80,10 @@ class RetentionProperties {
      * lists never name a seq twice, and they account for every trail-bearing turn. For every receiver.
      */
     static void checkAccounting(SessionArbitraries.Scenario sc) {
-        Map<String, Long> openCalls = new HashMap<>();
-        java.util.Set<Long> trailBearing = new java.util.TreeSet<>();
-        List<Long> planned = new ArrayList<>(); // for each TOOL turn: the seq the plan knows its result by
-        for (Turn t : sc.turns()) {
-            if (t.role() == Role.ASSISTANT && (!t.trail().isEmpty() || !t.toolCalls().isEmpty())) {
-                trailBearing.add(t.seq());
-                for (ToolCall c : t.toolCalls()) if (c.callId() != null) openCalls.put(c.callId(), t.seq());
-            } else if (t.role() == Role.TOOL) {
-                Long caller = t.toolCallId() == null ? null : openCalls.remove(t.toolCallId());
-                Statistics.label("tool result").collect(caller == null ? "orphan" : "answer");
-                long seq = caller == null ? t.seq() : caller;
-                if (caller == null) trailBearing.add(t.seq());
-                planned.add(seq);
-            }
+        RetentionAccounting model = RetentionAccounting.of(sc.turns());
+        for (long seq : model.planned()) {
+            Statistics.label("tool result").collect(model.trailBearing().contains(seq) && sc.turns().stream()
+                    .anyMatch(t -> t.seq() == seq && t.role() == Role.TOOL) ? "orphan" : "answer");
         }
         SessionArbitraries.Run run = sc.run();
         var state = run.state();
@@ -101,27 +91,7 @@ class RetentionProperties {
         if (sc.primary() != null) receivers.add(sc.primary());
         for (String receiver : receivers) {
             Snapshot snap = run.render(state, sc.handoff(receiver, sc.target()));
-            Retention r = snap.retention();
-            List<Long> all = new ArrayList<>(r.expandedSeqs());
-            all.addAll(r.inlinedSeqs());
-            all.addAll(r.manifestSeqs());
-            assertThat(all).as("no seq in two lists (%s)", receiver).doesNotHaveDuplicates();
-            assertThat(all.size() + r.manifestUnlisted()).as("every trail-bearing turn accounted for")
-                    .isEqualTo(trailBearing.size());
-            long oldestListed = r.manifestSeqs().isEmpty() ? Long.MAX_VALUE
-                    : r.manifestSeqs().get(r.manifestSeqs().size() - 1);
-            var manifest = snap.truncations().stream()
-                    .filter(t -> t.kind() == dev.baton.engine.snapshot.TruncationKind.TRAIL_MANIFEST
-                            && t.marker().startsWith("(tool activity of")).findFirst();
-            for (long seq : planned) {
-                if (all.contains(seq)) continue;
-                assertThat(r.manifestUnlisted()).as("seq %d is in no list: counted by the manifest", seq).isPositive();
-                assertThat(seq).as("an unlisted seq is older than every listed one").isLessThan(oldestListed);
-                if (manifest.isPresent()) {
-                    assertThat(seq).as("inside the manifest's range").isBetween(manifest.get().seqFrom(),
-                            manifest.get().seqTo());
-                }
-            }
+            model.check(snap.retention(), snap.truncations());
         }
     }
 
