@@ -138,8 +138,8 @@ public final class ContextEngine {
     static Trimmed trim(SegmentBuilder.Layout layout, RetentionPlan plan, int budget, Policy policy,
                         SessionState state, Manifest.Rendered manifest) {
         Segment manifestSegment = manifest == null ? null : Segment.baton(manifest.text(),
-                new Truncation(TruncationKind.TRAIL_MANIFEST, manifestFrom(plan, manifest), newestManifested(plan),
-                        plan.manifestTotal(), manifest.header()));
+                new Truncation(TruncationKind.TRAIL_MANIFEST, manifestFrom(state, manifest),
+                        newestManifested(state, plan), plan.manifestTotal(), manifest.header()));
         return new Trimmed(budget, manifest, HeadTailTrim.trim(layout, manifestSegment, budget, policy, state));
     }
 
@@ -177,12 +177,24 @@ public final class ContextEngine {
         return Math.min(policy.manifestCapChars(), Math.max(budget / 4, 400));
     }
 
-    static Long newestManifested(RetentionPlan plan) {
-        return plan.manifestEntries().isEmpty() ? null : plan.manifestEntries().get(0).seq;
+    /**
+     * The newest manifested seq (§3: the range spans every turn the count includes): the newest manifest entry, or,
+     * when every manifested turn is only counted, the seq before the oldest retained trail (they are all older).
+     */
+    static Long newestManifested(SessionState state, RetentionPlan plan) {
+        if (!plan.manifestEntries().isEmpty()) return plan.manifestEntries().get(0).seq;
+        List<dev.baton.engine.state.TrailEntry> trails = state.trails();
+        return trails.isEmpty() ? state.lastAppliedSeq() : trails.get(trails.size() - 1).seq - 1;
     }
 
-    static Long manifestFrom(RetentionPlan plan, Manifest.Rendered m) {
-        if (m.listedSeqs().isEmpty()) return newestManifested(plan);
+    /**
+     * The oldest manifested seq: the oldest listed one when the manifest lists every turn it counts. When it does not
+     * (its cap, or turns the state keeps only as a count), the unlisted turns are older than every listed one and the
+     * bounded state does not keep their seqs, so the range starts at the session's first applied seq, which is the
+     * same whether or not the state compacted (compaction is invisible).
+     */
+    static Long manifestFrom(SessionState state, Manifest.Rendered m) {
+        if (m.unlisted() > 0 || m.listedSeqs().isEmpty()) return Math.max(state.firstAppliedSeq(), 0);
         return m.listedSeqs().get(m.listedSeqs().size() - 1);
     }
 }

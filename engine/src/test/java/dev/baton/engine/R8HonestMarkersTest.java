@@ -23,7 +23,10 @@ class R8HonestMarkersTest {
         assertThat(Markers.turns(1)).isEqualTo("1 turn");
         assertThat(Markers.turns(2)).isEqualTo("2 turns");
         assertThat(Markers.brickActivityOmitted(1)).isEqualTo("(earlier activity omitted — 1 turn)");
-        assertThat(Markers.middleDropped(1, 4, 4)).isEqualTo("(earlier conversation omitted — 1 turn, seq 4–4; full history in the session log)");
+        assertThat(Markers.middleDropped(1, 4, 4)).isEqualTo("(earlier conversation omitted — 1 turn, seq 4; full history in the session log)");
+        assertThat(Markers.middleDropped(2, 4, 5)).isEqualTo("(earlier conversation omitted — 2 turns, seq 4–5; full history in the session log)");
+        assertThat(Markers.middleSummarized(1, 7, 7)).startsWith("(earlier conversation summarized — 1 turn, seq 7, one line");
+        assertThat(Markers.turnsMissing(1, 3, 3)).isEqualTo("(1 turn missing — seq 3 was never received; the session log may have them)");
     }
 
     @Test

@@ -36,7 +36,9 @@ import dev.baton.engine.model.Identifiers;
  *
  * A synthetic hand-off is an ordinary {@code Handoff} event sent right after its turn, with {@code as_of_seq} = that
  * turn's seq (so a turn held for a gap is waited for), {@code occurred_at} of that turn, {@code from_agent} the turn's
- * agent when it is an ASSISTANT or TOOL turn (else none), and the receiving agent and target given. Its id is
+ * agent when it is an ASSISTANT or TOOL turn of an agent other than the receiver (else none: an agent does not hand off
+ * to itself, and a null {@code from_agent} keeps R7's owner framing for a session that is all the receiver's own), and
+ * the receiving agent and target given. Its id is
  * {@value #ID_PREFIX}{@code KIND:SEQ} ({@code seqs:SEQ:AGENT:TARGET}, {@code last}): the prefix is reserved while
  * triggers are on (a real hand-off whose id starts with it is dead-lettered {@code INVALID_ID} instead of being
  * replayed), so a synthetic id can never equal a real one. The snapshot of a synthetic hand-off has

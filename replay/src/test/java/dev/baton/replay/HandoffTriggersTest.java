@@ -71,6 +71,19 @@ class HandoffTriggersTest {
     }
 
     @Test
+    void shouldNameNoPreviousOwnerAfterTheReceiversOwnTurn() throws IOException {
+        // docs/decisions.md: an agent does not hand off to itself; a null from_agent keeps R7's owner framing
+        HandoffTriggers triggers = HandoffTriggers.parse(List.of("every:1"), "qwen-coder", null);
+        JsonNode own = JSON.readTree(triggers.after(turn(3, "ASSISTANT", false)).get(0));
+        assertThat(own.at("/handoff").has("from_agent")).isFalse();
+        JsonNode last = JSON.readTree(triggers.lastOf("t1", "s1", "2026-11-30T09:00:00Z", "qwen-coder"));
+        assertThat(last.at("/handoff").has("from_agent")).isFalse();
+        HandoffTriggers other = HandoffTriggers.parse(List.of("every:1"), "claude-opus", null);
+        JsonNode handed = JSON.readTree(other.after(turn(3, "ASSISTANT", false)).get(0));
+        assertThat(handed.at("/handoff/from_agent").asText()).isEqualTo("qwen-coder");
+    }
+
+    @Test
     void shouldReadASeqsFileWithItsOwnAgentsAndTargets() throws IOException {
         Path seqs = dir.resolve("seqs.tsv");
         Files.writeString(seqs, "# tenant session seq to_agent target\nt1\ts1\t3\tclaude-opus\tCLAUDE_CLI\n"

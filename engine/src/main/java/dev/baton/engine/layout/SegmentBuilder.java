@@ -20,9 +20,11 @@ import java.util.List;
  * Layout: turns become segments in seq order. A USER turn is a user message, a SYSTEM turn a system message, an
  * ASSISTANT turn its retained trail (R3) and then its text. A legacy call answered by a later TOOL turn belongs to
  * that TOOL turn for trimming and moves back to its calling turn when that turn is kept (R1: "a legacy step renders
- * at its calling turn while that turn is retained, otherwise at the TOOL turn that answers it"); a call never
- * answered stays on its calling turn with {@code [no result recorded]}; a TOOL turn whose call is unknown is
- * narrated with tool {@code unknown} and arguments {@code {}}. Missing ranges become marker segments where they are.
+ * at its calling turn while that turn is retained, otherwise at the TOOL turn that answers it"); when the calling
+ * turn's trail is in the manifest, the step is rendered nowhere (R3). A call never answered stays on its calling turn
+ * with {@code [no result recorded]}; a TOOL turn whose call is unknown (an orphan result, a trail of its own for R3)
+ * is narrated with tool {@code unknown} and arguments {@code {}} while retained. Missing ranges become marker
+ * segments where they are.
  */
 public final class SegmentBuilder {
     private SegmentBuilder() {
@@ -93,7 +95,7 @@ public final class SegmentBuilder {
             }
             case TOOL -> {
                 StoredTurn.ResolvedCall a = t.answers;
-                retained = a != null && plan.isRetained(a.callingSeq());
+                retained = a != null ? plan.isRetained(a.callingSeq()) : t.trailBearing && plan.isRetained(t.seq);
                 head = a != null && headAssistantSeq != null && headAssistantSeq == a.callingSeq();
             }
             default -> {
@@ -138,14 +140,18 @@ public final class SegmentBuilder {
             case TOOL -> {
                 StoredTurn.ResolvedCall a = t.answers;
                 if (a == null) {
+                    // An orphan result is a trail of its own (R3): shown while retained, else in the manifest. (A
+                    // turn stored before orphans were planned is not trail-bearing: it always shows.)
+                    if (t.trailBearing && !plan.isRetained(t.seq)) break;
                     out.add(Segment.step(t.seq, t.seq, new StepView(t.seq, t.agent, null, Narration.UNKNOWN_TOOL,
                             Narration.UNKNOWN_ARGUMENTS, StepView.Outcome.RESULT, Datum.of(t.text))));
                 } else {
-                    boolean callerRetained = plan.isRetained(a.callingSeq());
+                    // R3: a legacy step belongs to its calling turn. When that turn's trail is in the manifest, the
+                    // manifest lists the step and it is rendered nowhere else, not here either.
+                    if (!plan.isRetained(a.callingSeq())) break;
                     boolean callerIsHead = headAssistantSeq != null && headAssistantSeq == a.callingSeq();
-                    if (callerRetained && callerIsHead) break;
-                    long home = callerRetained ? a.callingSeq() : t.seq;
-                    out.add(Segment.step(t.seq, home, new StepView(t.seq, a.callingAgent(), a.callId(), a.tool(),
+                    if (callerIsHead) break;
+                    out.add(Segment.step(t.seq, a.callingSeq(), new StepView(t.seq, a.callingAgent(), a.callId(), a.tool(),
                             a.arguments(), StepView.Outcome.RESULT, Datum.of(t.text))));
                 }
             }

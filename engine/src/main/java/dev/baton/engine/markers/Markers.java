@@ -21,21 +21,26 @@ public final class Markers {
         return count(n, "character", "characters");
     }
 
+    /** A seq range as markers write it: {@code seq 3–7}, and {@code seq 3} for a range of one seq (R5). */
+    public static String seqs(long from, long to) {
+        return from == to ? "seq " + from : "seq " + from + "–" + to;
+    }
+
     /** R5: the middle when its digest does not fit. */
     public static String middleDropped(long n, long from, long to) {
-        return "(earlier conversation omitted — " + turns(n) + ", seq " + from + "–" + to
+        return "(earlier conversation omitted — " + turns(n) + ", " + seqs(from, to)
                 + "; full history in the session log)";
     }
 
     /** R5: the first line of the middle digest. */
     public static String middleSummarized(long n, long from, long to) {
-        return "(earlier conversation summarized — " + turns(n) + ", seq " + from + "–" + to
+        return "(earlier conversation summarized — " + turns(n) + ", " + seqs(from, to)
                 + ", one line per turn; full history in the session log)";
     }
 
     /** §2: a range of seqs that never arrived. */
     public static String turnsMissing(long n, long from, long to) {
-        return "(" + turns(n) + " missing — seq " + from + "–" + to + (n == 1 ? " was" : " were")
+        return "(" + turns(n) + " missing — " + seqs(from, to) + (n == 1 ? " was" : " were")
                 + " never received; the session log may have them)";
     }
 

@@ -6,6 +6,7 @@ import dev.baton.engine.model.Role;
 import dev.baton.engine.model.ToolCall;
 import dev.baton.engine.model.ToolStep;
 import dev.baton.engine.model.Turn;
+import dev.baton.engine.narration.Narration;
 import dev.baton.engine.policy.Policy;
 
 import java.util.ArrayList;
@@ -196,6 +197,18 @@ public final class SessionState {
                 }
                 TrailEntry e = ledger.find(oc.callingSeq());
                 if (e != null) ledger.addBytes(e, utf8(t.text()));
+                // R3: a legacy step belongs to its calling turn; when that turn's trail is already in the manifest
+                // (or counted there), the answer is rendered nowhere.
+                if (e == null || e.manifested) {
+                    st.manifested = true;
+                    if (compaction) st.text = ""; // never rendered again (see markAnswerManifested)
+                }
+            } else {
+                // R3: an orphan result (its call is unknown) is a trail-bearing turn of its own, weighing its
+                // result's bytes: it takes its place among the newest trails, the inline budget and the manifest.
+                st.trailBearing = true;
+                st.toolNames = new ArrayList<>(List.of(Narration.UNKNOWN_TOOL));
+                ledger.add(new TrailEntry(t.seq(), t.agent(), st.toolNames, utf8(t.text())));
             }
         }
 
@@ -215,16 +228,49 @@ public final class SessionState {
 
     private void markManifested(long seq) {
         StoredTurn st = transcript.find(seq);
+        // The TOOL turns answering its legacy calls go with it (R3: rendered nowhere else).
+        if (st != null && st.calls != null) {
+            for (StoredTurn.LegacyCall c : st.calls) {
+                if (c.answeredBySeq >= 0) markAnswerManifested(transcript.find(c.answeredBySeq));
+            }
+        } else if (st == null) {
+            transcript.forEachAnswerOf(seq, this::markAnswerManifested); // the caller left the state before its trail
+        }
         if (st != null) {
             st.manifested = true;
             if (compaction) {
-                // Only tool names are needed from now on (manifest, digest).
+                // Only tool names are needed from now on (manifest, digest); an orphan result's text is its trail.
                 st.trail = null;
                 st.calls = null;
+                if (st.role == Role.TOOL) st.text = "";
             }
             st.layoutMemo = null;
             transcript.changed(st);
         }
+    }
+
+    private void markAnswerManifested(StoredTurn answer) {
+        if (answer == null || answer.manifested) return;
+        answer.manifested = true;
+        // Its result is part of its calling turn's trail, now in the manifest: it never renders again, anywhere.
+        if (compaction) answer.text = "";
+        answer.layoutMemo = null;
+        transcript.changed(answer);
+    }
+
+    /**
+     * After a read-back: a TOOL turn answering a call whose trail is in the manifest is marked so (states stored
+     * before a legacy step went to the manifest with its calling turn did not mark it).
+     */
+    void settleReadBack() {
+        List<StoredTurn> stale = new ArrayList<>();
+        transcript.forEachBody(t -> {
+            if (t.answers != null && !t.manifested) {
+                TrailEntry e = ledger.find(t.answers.callingSeq());
+                if (e == null || e.manifested) stale.add(t);
+            }
+        });
+        for (StoredTurn t : stale) markAnswerManifested(t);
     }
 
     // =====================================================================================================

@@ -112,6 +112,7 @@ public final class StateStorage {
         s.ledger.readBack();
         s.useHandoffIds(ids);
         s.journal();
+        s.settleReadBack();
         return s;
     }
 

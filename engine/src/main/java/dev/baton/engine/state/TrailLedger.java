@@ -110,7 +110,8 @@ final class TrailLedger {
 
     /**
      * Marks the trails the walk puts in the manifest (they never leave it) and, when compacting, drops the entries
-     * that even the manifest's cap can never list again, keeping only their count. Returns the seqs newly manifested.
+     * that even the manifest's cap can never list again, keeping only their count. Returns the seqs newly manifested
+     * (those dropped at once included).
      *
      * <p>Costs what the turn changed, not the ledger's length. After any update the manifested entries are exactly a
      * suffix of {@link #trails} (the walk's MANIFEST places are a suffix and all get marked; a new entry is added
@@ -176,6 +177,7 @@ final class TrailLedger {
                 } else { // past a cut among the newly manifested ones: dropped without being marked (as the walk does)
                     unmanifested--;
                     unmanifestedBytes -= o.bytes;
+                    newly.add(o.seq); // manifested all the same: its turn (and a TOOL turn's step) must know
                 }
                 if (journal != null) journal.delete(EntryKind.TRAIL, o.seq);
             }
@@ -206,6 +208,7 @@ final class TrailLedger {
             if (manifestLineChars > policy.manifestCapChars()) {
                 // Entries this old can never be listed again (newer entries only push them further): count them.
                 List<TrailEntry> old = trails.subList(i, trails.size());
+                for (TrailEntry o : old) if (!o.manifested) newly.add(o.seq); // manifested all the same
                 manifestUnlisted += old.size();
                 if (journal != null) for (TrailEntry o : old) journal.delete(EntryKind.TRAIL, o.seq);
                 old.clear();

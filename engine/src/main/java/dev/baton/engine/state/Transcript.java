@@ -111,7 +111,7 @@ final class Transcript {
         seqs[i] = st.seq;
         size++;
         sizeT[i] = minTranscriptChars(st);
-        boolean capped = st.role == Role.TOOL && !answersTheHead(st);
+        boolean capped = alwaysShowsItsResult(st);
         toolLength[i] = capped ? st.text.length() : -1;
         sizeB[i] = capped ? 0 : minBrickChars(st, 0);
         indexPresence(i);
@@ -182,9 +182,23 @@ final class Transcript {
         CHANGING
     }
 
-    /** A TOOL turn answering a legacy call of the head's first plan: its step may sit on the head (R1). */
-    private boolean answersTheHead(StoredTurn t) {
-        return t.answers != null && headAssistant != null && t.answers.callingSeq() == headAssistant.seq;
+    /**
+     * A TOOL turn that shows its result whatever happens: only an orphan result of a state stored before orphan
+     * results were planned by R3 (not trail-bearing). Every other TOOL turn's step can go to the manifest (R3: an
+     * orphan result is a trail of its own; a legacy step belongs to its calling turn), and then it renders nothing.
+     */
+    private static boolean alwaysShowsItsResult(StoredTurn t) {
+        return t.role == Role.TOOL && t.answers == null && !t.trailBearing;
+    }
+
+    /** Each body TOOL turn answering a legacy call of this calling turn that may still render (a scan of few). */
+    void forEachAnswerOf(long callingSeq, Consumer<StoredTurn> action) {
+        List<StoredTurn> found = new ArrayList<>();
+        for (int i = changing.nextSetBit(0); i >= 0; i = changing.nextSetBit(i + 1)) {
+            StoredTurn t = slots[i];
+            if (t != null && t.answers != null && t.answers.callingSeq() == callingSeq) found.add(t);
+        }
+        found.forEach(action);
     }
 
     Presence presence(StoredTurn t) {
@@ -195,19 +209,20 @@ final class Transcript {
                 if (!t.text.isEmpty()) return Presence.ALWAYS;
                 return t.trailBearing && !t.manifested ? Presence.CHANGING : Presence.NEVER;
             default:
-                if (answersTheHead(t) && !headAssistant.manifested) return Presence.CHANGING;
-                return Presence.ALWAYS;
+                if (alwaysShowsItsResult(t)) return Presence.ALWAYS;
+                // Its step (an orphan result, or a legacy step) renders until it goes to the manifest (R3).
+                return t.manifested ? Presence.NEVER : Presence.CHANGING;
         }
     }
 
     /**
-     * The smallest size a body turn can ever render at in the transcript: its text (or its result, for a TOOL turn
-     * not carried by the head). Trails can move to the manifest and legacy steps between turns, but a text or a
-     * result never leaves the transcript.
+     * The smallest size a body turn can ever render at in the transcript: its text. Trails can move to the manifest
+     * and legacy steps between turns, and a TOOL turn's result goes to the manifest with its trail (R3), but a text
+     * never leaves the transcript.
      */
     long minTranscriptChars(StoredTurn t) {
         if (t.role == Role.TOOL) {
-            return answersTheHead(t) ? 0 : t.text.length();
+            return alwaysShowsItsResult(t) ? t.text.length() : 0;
         }
         return t.text.length();
     }
@@ -222,10 +237,19 @@ final class Transcript {
 
     private long minBrickChars(StoredTurn t, int brickResultCapChars) {
         if (t.role == Role.TOOL) {
-            return answersTheHead(t) ? 0 : Math.min(t.text.length(), Math.max(0, brickResultCapChars));
+            return alwaysShowsItsResult(t) ? Math.min(t.text.length(), Math.max(0, brickResultCapChars)) : 0;
         }
         // "[seq " + seq + " " + who (at least one character) + "]", then the text.
-        return 8 + ManifestLine.digits(t.seq) + t.text.length();
+        long n = 8 + ManifestLine.digits(t.seq) + t.text.length();
+        if (t.role == Role.ASSISTANT && t.trailBearing && !t.toolNames.isEmpty()) {
+            // Its tool activity always shows in the brick, here or at the TOOL turns answering its legacy calls (all
+            // newer than it): a step's call line "[agent called tool({})]" while retained, else the line saying it
+            // is not shown, which is longer. (The answering TOOL turns count nothing themselves.)
+            int shortest = Integer.MAX_VALUE;
+            for (String name : t.toolNames) shortest = Math.min(shortest, name.length());
+            n += 1 + 14 + t.agent.length() + shortest;
+        }
+        return n;
     }
 
     /** The largest window any future hand-off can render: the tenant's transcript budget or the largest brick. */

@@ -25,9 +25,10 @@ import java.util.List;
  * that alone exceeds the budget) keeps a head and a tail of its content around a marker line
  * ({@link SegmentCutter}).
  *
- * <p>How the middle's own size is reserved (the contract leaves it open): the tail is first chosen with the full
- * digest budget reserved; if the resulting digest fits, it is used; otherwise the tail is chosen again with only the
- * marker's size reserved and the marker is used. Both passes are deterministic.
+ * <p>The middle and the tail are chosen together: the tail is the longest one such that the head, the digest of
+ * exactly the turns it leaves out, and the tail fit the budget, the digest also fitting its own budget
+ * ({@link #digestTailStart}); only when no tail leaves a digest that fits is the middle the bare marker, with the
+ * longest tail that fits beside the marker's largest possible size. Both are deterministic.
  */
 public final class HeadTailTrim {
     private HeadTailTrim() {
@@ -47,20 +48,16 @@ public final class HeadTailTrim {
         long fixed = sum(head) + (manifest == null ? 0 : manifest.size());
         if (!body.isEmpty()) {
             // The newest segment is the newest content: a missing-range marker after it is kept with it.
-            int digestBudget = policy.digestBudgetChars();
-            // Pass A: reserve the digest budget and use the digest when it fits.
-            long availA = budget - fixed - digestBudget;
-            if (digestBudget > 0 && availA >= mandatoryTail(body)) {
-                int start = tailStart(body, availA);
-                Omitted o = omitted(body, start, state);
+            // The digest of exactly the omitted turns, with the longest tail it leaves room for.
+            int digestStart = digestTailStart(body, budget - fixed, policy.digestBudgetChars(), state);
+            if (digestStart >= 0) {
+                Omitted o = omitted(body, digestStart, state);
                 String digest = digest(o);
-                if (digest != null && digest.length() <= digestBudget) {
-                    Segment middle = Segment.baton(digest, new Truncation(TruncationKind.TRANSCRIPT_MIDDLE_SUMMARIZED,
-                            o.from, o.to, o.count, firstLine(digest)));
-                    return new Result(assemble(head, manifest, middle, body.subList(start, body.size()), o), true);
-                }
+                Segment middle = digest == null ? null : Segment.baton(digest, new Truncation(
+                        TruncationKind.TRANSCRIPT_MIDDLE_SUMMARIZED, o.from, o.to, o.count, firstLine(digest)));
+                return new Result(assemble(head, manifest, middle, body.subList(digestStart, body.size()), o), true);
             }
-            // Pass B: reserve the marker's largest possible size and use the marker.
+            // No digest fits: the marker, with its largest possible size reserved.
             long markerBound = markerBound(state, body);
             long availB = budget - fixed - markerBound;
             if (availB >= mandatoryTail(body)) {
@@ -122,6 +119,113 @@ public final class HeadTailTrim {
     }
 
     /**
+     * The start of the longest tail such that the digest of exactly the turns it leaves out (the compacted ones and the
+     * body turns before its boundary that render something, as {@link #omitted}) fits {@code digestBudget} and the
+     * digest and the tail together fit {@code room}; -1 when no tail does. A tail that leaves nothing out needs no
+     * middle.
+     *
+     * <p>The digest has one fixed line per omitted turn ({@code StoredTurn#digestLine}, kept by the turn and by
+     * compaction), so its size for a tail is the header plus a prefix sum of the line sizes of the oldest rendering
+     * body turns, after the compacted turns' lines. Lines are built only for the turns a digest within its budget can
+     * hold (the oldest ones), and the tail grows one segment at a time as in {@link #tailStart}, so the search costs
+     * what the tail search costs plus at most a digest's worth of lines. Growing the tail can make the digest
+     * smaller by more than it adds (many short turns), so every tail within the room is tried, the longest fitting
+     * one wins.
+     */
+    static int digestTailStart(List<Segment> body, long room, int digestBudget, SessionState state) {
+        if (digestBudget <= 0) return -1;
+        Compacted c = state.compacted();
+        if (c.count > 0 && c.overflow) return -1;
+        long compactedChars = c.count > 0 ? c.lineChars : 0;
+        if (compactedChars > digestBudget) return -1;
+        // The distinct seqs that render something, in seq order (body segments are in seq order but for markers).
+        long[] rendering = renderingSeqs(body);
+        int n = rendering.length;
+        // Prefix sums of the line sizes ('\n' + line) of the oldest rendering turns while they can fit the budget.
+        long[] prefix = new long[Math.min(n, 64) + 1];
+        int known = 0; // prefix[0..known] are known
+        long sum = compactedChars;
+        List<StoredTurn> turns = state.body();
+        int ti = 0;
+        while (known < n) {
+            long seq = rendering[known];
+            while (ti < turns.size() && turns.get(ti).seq < seq) ti++;
+            if (ti == turns.size() || turns.get(ti).seq != seq) break; // not a body turn: no line (cannot happen)
+            long next = sum + turns.get(ti).digestLine().length() + 1;
+            if (next > digestBudget) break;
+            if (known + 1 == prefix.length) prefix = Arrays.copyOf(prefix, 2 * prefix.length);
+            sum = next;
+            prefix[++known] = sum - compactedChars;
+        }
+        int mandatory = newestContentIndex(body);
+        long tail = 0;
+        int best = -1;
+        for (int i = body.size() - 1; i >= 0; i--) {
+            tail += body.get(i).size();
+            if (i > mandatory) continue;
+            if (tail > room) break;
+            // The turns omitted with this tail: the rendering ones before its boundary.
+            long boundary = boundarySeq(body, i);
+            int k = lowerBound(rendering, n, boundary);
+            if (k > known) continue; // their lines alone pass the digest budget: a longer tail may leave fewer
+            long count = c.count + k;
+            long size = 0;
+            if (count > 0) {
+                long from = c.count > 0 ? c.fromSeq : rendering[0];
+                long to = k > 0 ? rendering[k - 1] : c.toSeq;
+                size = Markers.middleSummarized(count, from, to).length() + compactedChars + prefix[k];
+                if (size > digestBudget) continue;
+            }
+            if (tail + size <= room) best = i;
+        }
+        return best;
+    }
+
+    /**
+     * The distinct seqs of the body's non-marker segments (the turns that render something), ascending (the layout's
+     * order already sorts them: then checking is all).
+     */
+    static long[] renderingSeqs(List<Segment> body) {
+        long[] rendering = new long[body.size()];
+        int n = 0;
+        boolean sorted = true;
+        for (Segment s : body) {
+            if (s.kind() == Segment.Kind.MARKER) continue;
+            if (n > 0 && rendering[n - 1] > s.seq()) sorted = false;
+            rendering[n++] = s.seq();
+        }
+        if (!sorted) Arrays.sort(rendering, 0, n);
+        int d = 0;
+        for (int i = 0; i < n; i++) if (d == 0 || rendering[d - 1] != rendering[i]) rendering[d++] = rendering[i];
+        return Arrays.copyOf(rendering, d);
+    }
+
+    /** The number of entries of {@code a[0..n)} (ascending) below {@code key}. */
+    static int lowerBound(long[] a, int n, long key) {
+        int lo = 0;
+        int hi = n;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (a[mid] < key) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
+    }
+
+    /**
+     * The first seq a tail starting at body segment {@code start} keeps whole: turns below it are omitted (a turn with
+     * any omitted segment counts as omitted); {@link Long#MAX_VALUE} for an empty tail.
+     */
+    static long boundarySeq(List<Segment> body, int start) {
+        if (start >= body.size()) return Long.MAX_VALUE;
+        Segment first = body.get(start);
+        if (first.kind() == Segment.Kind.MARKER) return first.seq();
+        boolean partial = start > 0 && body.get(start - 1).kind() != Segment.Kind.MARKER
+                && body.get(start - 1).seq() == first.seq();
+        return partial ? first.seq() + 1 : first.seq();
+    }
+
+    /**
      * The omitted turns: those compacted out of state, and the body turns before the tail's boundary that render
      * something (a turn with any omitted segment; a turn that renders nothing is not omitted). Digest lines in seq
      * order.
@@ -137,28 +241,9 @@ public final class HeadTailTrim {
             o.overflow = c.overflow;
             for (int i = 0; i < c.lines.size(); i++) lines.put(c.lineSeqs.get(i), c.lines.get(i));
         }
-        if (start >= body.size()) {
-            o.boundarySeq = Long.MAX_VALUE;
-        } else {
-            Segment first = body.get(start);
-            if (first.kind() == Segment.Kind.MARKER) {
-                o.boundarySeq = first.seq();
-            } else {
-                boolean partial = start > 0 && body.get(start - 1).kind() != Segment.Kind.MARKER
-                        && body.get(start - 1).seq() == first.seq();
-                o.boundarySeq = partial ? first.seq() + 1 : first.seq();
-            }
-        }
-        // The seqs that render something, sorted (the layout's order already sorts them: then checking is all)
-        long[] rendering = new long[body.size()];
-        int n = 0;
-        boolean sorted = true;
-        for (Segment s : body) {
-            if (s.kind() == Segment.Kind.MARKER) continue;
-            if (n > 0 && rendering[n - 1] > s.seq()) sorted = false;
-            rendering[n++] = s.seq();
-        }
-        if (!sorted) Arrays.sort(rendering, 0, n);
+        o.boundarySeq = boundarySeq(body, start);
+        long[] rendering = renderingSeqs(body);
+        int n = rendering.length;
         // The omitted body turns' digest lines (each kept with its turn across hand-offs), in seq order.
         List<StoredTurn> omittedTurns = new ArrayList<>();
         for (StoredTurn t : state.body()) {
@@ -195,7 +280,7 @@ public final class HeadTailTrim {
         long maxSeq = Math.max(state.nextSeq(), 0);
         for (Segment s : body) maxSeq = Math.max(maxSeq, s.seq());
         long n = Math.max(state.turnCount(), 2);
-        return Markers.middleDropped(Math.max(n, maxSeq + 1), maxSeq, maxSeq).length();
+        return Markers.middleDropped(Math.max(n, maxSeq + 1), maxSeq, maxSeq + 1).length(); // a range's longest form
     }
 
     static String firstLine(String s) {

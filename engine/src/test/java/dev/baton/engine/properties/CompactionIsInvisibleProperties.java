@@ -41,6 +41,17 @@ class CompactionIsInvisibleProperties {
         Statistics.label("compacted").coverage(c -> c.check(true).percentage(p -> p >= 30));
     }
 
+    @Provide
+    Arbitrary<SessionArbitraries.Scenario> recorded() {
+        return SessionArbitraries.recordedSessions();
+    }
+
+    @Property(tries = 80)
+    void shouldRenderTheSameFromCompactedAndFullStateForRecordedSessions(
+            @ForAll("recorded") SessionArbitraries.Scenario sc) {
+        check(sc);
+    }
+
     static void check(SessionArbitraries.Scenario sc) {
         SessionArbitraries.Run s = sc.run();
         Handoff h = sc.handoff();

@@ -51,6 +51,17 @@ class HeadTailTrimProperties {
         check(sc);
     }
 
+    @Provide
+    Arbitrary<SessionArbitraries.Scenario> recorded() {
+        return SessionArbitraries.recordedSessions();
+    }
+
+    @Property(tries = 80)
+    void shouldKeepHeadNewestAndPairsWithinBudgetInRecordedSessions(
+            @ForAll("recorded") SessionArbitraries.Scenario sc) {
+        if (sc.target() == dev.baton.engine.model.Target.LOCAL) check(sc);
+    }
+
     static void check(SessionArbitraries.Scenario sc) {
         Snapshot snap = sc.run().render(sc.handoff());
         List<Message> ms = snap.messages();

@@ -44,11 +44,36 @@ class MarkersListedProperties {
         check(sc);
     }
 
+    @Provide
+    Arbitrary<SessionArbitraries.Scenario> recorded() {
+        return SessionArbitraries.recordedSessions();
+    }
+
+    @Property(tries = 80)
+    void shouldListEveryVisibleMarkerOfRecordedSessions(@ForAll("recorded") SessionArbitraries.Scenario sc) {
+        check(sc);
+    }
+
     static void check(SessionArbitraries.Scenario sc) {
         Snapshot snap = sc.run().render(sc.handoff());
         Set<String> listed = new HashSet<>();
         for (Truncation t : snap.truncations()) listed.add(t.marker());
         for (Truncation t : snap.truncations()) Statistics.label("kind").collect(t.kind());
+
+        // §3: a range of turns spans every seq its count includes; a one-seq range reads "seq N" (R5).
+        for (Truncation t : snap.truncations()) {
+            if (t.marker().matches(".*\\bseq (\\d+)–\\1\\b.*")) {
+                throw new AssertionError("a one-seq range written as a range: " + t.marker());
+            }
+            boolean turns = switch (t.kind()) {
+                case TURNS_MISSING, TRAIL_MANIFEST, TRANSCRIPT_MIDDLE_SUMMARIZED, TRANSCRIPT_MIDDLE_DROPPED,
+                     BRICK_ACTIVITY_OMITTED -> true;
+                default -> false;
+            };
+            if (!turns || t.seqFrom() == null) continue;
+            assertThat(t.seqTo() - t.seqFrom() + 1).as("%s spans its count\n%s", t, Renderings.dump(snap))
+                    .isGreaterThanOrEqualTo(t.count());
+        }
 
         // Forward: visible marker lines are listed.
         List<String> visible = new ArrayList<>();

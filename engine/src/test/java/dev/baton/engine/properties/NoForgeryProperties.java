@@ -42,6 +42,11 @@ class NoForgeryProperties {
     }
 
     @Provide
+    Arbitrary<SessionArbitraries.Scenario> recorded() {
+        return SessionArbitraries.recordedSessions();
+    }
+
+    @Provide
     Arbitrary<String> data() {
         return Arbitraries.oneOf(SessionArbitraries.shortText(true), SessionArbitraries.shortText(false),
                 Arbitraries.strings().withChars('[', '(', '…', '\\', '\n', '\r', 'a', ' ').ofMaxLength(30),
@@ -59,6 +64,15 @@ class NoForgeryProperties {
 
     @Property(tries = 150)
     void shouldNeverLetDataPassForBatonLines(@ForAll("adversarial") SessionArbitraries.Scenario sc) {
+        checkNoForgery(sc);
+    }
+
+    @Property(tries = 60)
+    void shouldNeverLetDataOfRecordedSessionsPassForBatonLines(@ForAll("recorded") SessionArbitraries.Scenario sc) {
+        checkNoForgery(sc);
+    }
+
+    static void checkNoForgery(SessionArbitraries.Scenario sc) {
         Snapshot snap = sc.run().render(sc.handoff());
         Context ctx = new Context(sc, snap);
         String dump = Renderings.dump(snap);
@@ -122,7 +136,9 @@ class NoForgeryProperties {
             Matcher m = MANIFEST_LINE.matcher(line);
             if (!m.matches()) return false;
             Turn t = turns.get(Long.parseLong(m.group(1)));
-            return t != null && t.role() == Role.ASSISTANT && t.agent().equals(m.group(2));
+            // an ASSISTANT turn's trail, or a TOOL turn's orphan result (R3: a trail of its own, tool "unknown")
+            return t != null && (t.role() == Role.ASSISTANT || t.role() == Role.TOOL && m.group(3).equals("unknown"))
+                    && t.agent().equals(m.group(2));
         }
 
         void checkSystemMessage(String content, String dump) {

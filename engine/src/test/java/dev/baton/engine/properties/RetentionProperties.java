@@ -23,7 +23,8 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * R3 retention, computed independently from the turns sent: trail-bearing turns (legacy calls count), newest first;
+ * R3 retention, computed independently from the turns sent: trail-bearing turns (legacy calls count, and so does a
+ * TOOL turn whose call is unknown, weighing its result's bytes), newest first;
  * the newest {@code expandedTrailTurns} are expanded, the following ones inlined while their cumulative trail bytes
  * (UTF-8 of the compact arguments plus the result; a legacy call's result is its TOOL turn's text) stay within
  * {@code inlineTrailBytes}; the rest are manifested, listed newest first up to the cap, the others counted. The plan
@@ -51,6 +52,49 @@ class RetentionProperties {
         check(sc);
     }
 
+    @Provide
+    Arbitrary<SessionArbitraries.Scenario> recorded() {
+        return SessionArbitraries.recordedSessions();
+    }
+
+    @Property(tries = 100)
+    void shouldPlanRetentionNewestFirstForRecordedSessions(@ForAll("recorded") SessionArbitraries.Scenario sc) {
+        check(sc);
+    }
+
+    @Property(tries = 100)
+    void shouldAccountForEveryToolResultOnceInRecordedSessions(@ForAll("recorded") SessionArbitraries.Scenario sc) {
+        checkAccounting(sc);
+    }
+
+    @Property(tries = 60)
+    void shouldAccountForEveryToolResultOnce(@ForAll("sessions") SessionArbitraries.Scenario sc) {
+        checkAccounting(sc);
+    }
+
+    /**
+     * Retention accounting (issue 19): every TOOL turn with a result in the state is in exactly one of expanded,
+     * inlined and the manifest, by its own seq when its call is unknown (an orphan result is a trail of its own) or
+     * by its calling turn's seq (a legacy step belongs to its calling turn); a manifested turn the manifest does not
+     * list is among the turns its footer counts (older than every listed one, inside the TRAIL_MANIFEST range). The
+     * lists never name a seq twice, and they account for every trail-bearing turn. For every receiver.
+     */
+    static void checkAccounting(SessionArbitraries.Scenario sc) {
+        RetentionAccounting model = RetentionAccounting.of(sc.turns());
+        for (long seq : model.planned()) {
+            Statistics.label("tool result").collect(model.trailBearing().contains(seq) && sc.turns().stream()
+                    .anyMatch(t -> t.seq() == seq && t.role() == Role.TOOL) ? "orphan" : "answer");
+        }
+        SessionArbitraries.Run run = sc.run();
+        var state = run.state();
+        List<String> receivers = new ArrayList<>(SupersetProperties.receivers(sc, ""));
+        if (sc.primary() != null) receivers.add(sc.primary());
+        for (String receiver : receivers) {
+            Snapshot snap = run.render(state, sc.handoff(receiver, sc.target()));
+            model.check(snap.retention(), snap.truncations());
+        }
+    }
+
     static void check(SessionArbitraries.Scenario sc) {
         // Trail bytes per trail-bearing turn, as R3 defines them.
         Map<Long, Long> bytes = new LinkedHashMap<>();
@@ -64,9 +108,10 @@ class RetentionProperties {
                     openCalls.put(c.callId(), t.seq());
                 }
                 bytes.put(t.seq(), b);
-            } else if (t.role() == Role.TOOL && t.toolCallId() != null) {
-                Long caller = openCalls.remove(t.toolCallId());
+            } else if (t.role() == Role.TOOL) {
+                Long caller = t.toolCallId() == null ? null : openCalls.remove(t.toolCallId());
                 if (caller != null) bytes.merge(caller, utf8(t.text()), Long::sum);
+                else bytes.put(t.seq(), utf8(t.text())); // an orphan result: a trail of its own, its result's bytes
             }
         }
         List<Long> newestFirst = new ArrayList<>(bytes.keySet());

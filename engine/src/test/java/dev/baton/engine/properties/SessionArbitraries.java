@@ -30,7 +30,9 @@ import java.util.Set;
  *
  * <p>A session is generated as a list of {@link Plan}s (shrinkable) and turned into {@link Turn}s by {@link #build}:
  * seqs are positions, call ids are derived from seqs, and a TOOL plan answers one of the open legacy calls (or an
- * unknown call id).
+ * unknown call id). {@link #recordedSessions} generates what recorded runs of real agents contain (issue 19): orphan
+ * results, reused call ids, results without calls and calls without results, CR and bare-CR output, small budgets
+ * with long heads, many short turns.
  */
 public final class SessionArbitraries {
     private SessionArbitraries() {
@@ -122,8 +124,28 @@ public final class SessionArbitraries {
                 .as(SessionArbitraries::repeat);
     }
 
+    /**
+     * Tool output as terminals write it: progress redrawn with a bare CR, CRLF line ends, LF lines, mixed. Recorded
+     * trajectories keep it as captured.
+     */
+    static Arbitrary<String> terminalOutput() {
+        Arbitrary<String> progress = Arbitraries.integers().between(1, 12).map(n -> {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 1; i <= n; i++) sb.append("Downloading ").append(i * 100 / n).append("%\r");
+            return sb.append("\r\ndone").toString();
+        });
+        Arbitrary<String> crlf = shortText(false).list().ofMinSize(1).ofMaxSize(6).map(l -> String.join("\r\n", l));
+        Arbitrary<String> bareCr = shortText(false).list().ofMinSize(1).ofMaxSize(6).map(l -> String.join("\r", l));
+        return Arbitraries.oneOf(progress, crlf, bareCr, shortText(false));
+    }
+
     /** Turn texts: mostly short, sometimes empty, sometimes a few thousand characters. */
     static Arbitrary<String> text(Mode mode) {
+        if (mode == Mode.RECORDED) {
+            // many short turns ("ok", "Let me look."), some terminal output, a few long ones
+            return Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.just("")), Tuple.of(8, word()),
+                    Tuple.of(3, terminalOutput()), Tuple.of(1, longText(false, 300, 3_000)));
+        }
         boolean adv = mode == Mode.ADVERSARIAL;
         if (mode == Mode.SMALL) {
             return Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.just("")), Tuple.of(12, shortText(false)),
@@ -136,6 +158,10 @@ public final class SessionArbitraries {
     /** Results: like texts, and occasionally huge (up to ~200 KB). */
     static Arbitrary<String> result(Mode mode) {
         if (mode == Mode.SMALL) return text(mode);
+        if (mode == Mode.RECORDED) {
+            return Arbitraries.frequencyOf(Tuple.of(6, terminalOutput()), Tuple.of(2, Arbitraries.just("")),
+                    Tuple.of(3, longText(false, 1_000, 20_000)));
+        }
         return Arbitraries.frequencyOf(Tuple.of(30, text(mode)),
                 Tuple.of(1, longText(mode == Mode.ADVERSARIAL, 20_000, 200_000)));
     }
@@ -204,7 +230,12 @@ public final class SessionArbitraries {
         /** Every text, argument string and result made of adversarial lines. */
         ADVERSARIAL,
         /** Small texts only (long sessions). */
-        SMALL
+        SMALL,
+        /**
+         * What recorded runs contain: short turns, terminal output, orphan results, reused call ids, calls never
+         * answered ({@link #recordedSessions}).
+         */
+        RECORDED
     }
 
     public enum Kind { USER, SYSTEM, SAY, ACT, LEGACY, TOOL }
@@ -248,6 +279,12 @@ public final class SessionArbitraries {
                 .as((p, t, s) -> new Plan(Kind.LEGACY, p, t, s, false));
         Arbitrary<Plan> tool = Combinators.combine(pick, result(mode), Arbitraries.of(false, false, false, true))
                 .as((p, r, u) -> new Plan(Kind.TOOL, p, r, List.of(), u));
+        if (mode == Mode.RECORDED) {
+            Arbitrary<Plan> orphanish = Combinators.combine(pick, result(mode), Arbitraries.of(false, true))
+                    .as((p, r, u) -> new Plan(Kind.TOOL, p, r, List.of(), u));
+            return Arbitraries.frequencyOf(Tuple.of(1, user), Tuple.of(1, system), Tuple.of(6, say), Tuple.of(2, act),
+                    Tuple.of(4, legacy), Tuple.of(6, orphanish));
+        }
         return Arbitraries.frequencyOf(Tuple.of(2, user), Tuple.of(1, system), Tuple.of(4, say), Tuple.of(4, act),
                 Tuple.of(2, legacy), Tuple.of(3, tool));
     }
@@ -262,6 +299,16 @@ public final class SessionArbitraries {
 
     /** Turns from plans: seqs 0.., call ids from seqs, TOOL turns answering open legacy calls. */
     public static List<Turn> build(List<String> agents, List<Plan> plans, int length) {
+        return build(agents, plans, length, false);
+    }
+
+    /**
+     * {@link #build}; when {@code recorded}, as recorded runs have them: legacy call ids come from a pool of four
+     * ({@code call_0}..{@code call_3}, so ids are reused while and after they are open), and a TOOL turn with
+     * {@code unknownCall} carries no call id (an observation without a source call) or a pool id that may be open,
+     * answered already or never issued.
+     */
+    public static List<Turn> build(List<String> agents, List<Plan> plans, int length, boolean recorded) {
         List<Turn> turns = new ArrayList<>();
         List<String[]> open = new ArrayList<>(); // {callId, agent}
         for (int seq = 0; seq < length; seq++) {
@@ -283,7 +330,7 @@ public final class SessionArbitraries {
                     List<ToolCall> calls = new ArrayList<>();
                     for (int i = 0; i < p.steps.size(); i++) {
                         StepPlan s = p.steps.get(i);
-                        String id = "L" + seq + "." + i;
+                        String id = recorded ? "call_" + Math.floorMod(p.pick + i, 4) : "L" + seq + "." + i;
                         calls.add(new ToolCall(id, s.tool, s.arguments));
                         open.add(new String[]{id, agent});
                     }
@@ -292,7 +339,15 @@ public final class SessionArbitraries {
                 case TOOL -> {
                     String callId;
                     String who = agent;
-                    if (p.unknownCall || open.isEmpty()) {
+                    if (recorded && (p.unknownCall || open.isEmpty())) {
+                        callId = Math.floorMod(p.pick, 3) == 0 ? null : "call_" + Math.floorMod(p.pick, 4);
+                        for (int i = open.size() - 1; i >= 0; i--) { // an open id answers its newest call
+                            if (open.get(i)[0].equals(callId)) {
+                                who = open.remove(i)[1];
+                                break;
+                            }
+                        }
+                    } else if (p.unknownCall || open.isEmpty()) {
                         callId = "zz" + seq;
                     } else {
                         String[] c = open.remove(Math.floorMod(p.pick, open.size()));
@@ -466,6 +521,18 @@ public final class SessionArbitraries {
 
     static Arbitrary<List<Plan>> plans(Mode mode, int min, int max) {
         Arbitrary<List<Plan>> body = plan(mode).list().ofMinSize(min).ofMaxSize(max);
+        if (mode == Mode.RECORDED) {
+            // a long head: the task as pasted (an issue, a log) and a long first plan
+            return Combinators.combine(longText(false, 1_000, 8_000), longText(false, 200, 3_000),
+                            Arbitraries.integers().between(0, 11), body)
+                    .as((task, firstPlan, pick, b) -> {
+                        List<Plan> out = new ArrayList<>();
+                        out.add(new Plan(Kind.USER, 0, task, List.of(), false));
+                        out.add(new Plan(Kind.SAY, pick, firstPlan, List.of(), false));
+                        out.addAll(b);
+                        return out;
+                    });
+        }
         // A first USER turn is usually present.
         return Combinators.combine(Arbitraries.frequency(Tuple.of(6, true), Tuple.of(1, false)), text(mode), body)
                 .as((first, t, b) -> {
@@ -498,7 +565,8 @@ public final class SessionArbitraries {
                         Arbitraries.of(false, true), Arbitraries.integers().between(0, 4), targets)
                 .flatAs((agents, plans, policy, len, brief, from, pick, target) ->
                         Combinators.combine(handoffBudget(policy), gaps, pending).as((hb, g, p) ->
-                                new Scenario(agents, withGaps(build(agents, plans, Math.max(plans.size(), len)), g),
+                                new Scenario(agents, withGaps(build(agents, plans, Math.max(plans.size(), len),
+                                        mode == Mode.RECORDED), g),
                                         policy, hb, brief, from, pick, target, p)));
     }
 
@@ -507,6 +575,17 @@ public final class SessionArbitraries {
         Arbitrary<Policy> policies = Arbitraries.frequencyOf(Tuple.of(3, policy(2_000, 12_000)),
                 Tuple.of(1, policy(12_000, 400_000)));
         return scenario(mode, policies, 0, 40, 0, 0,
+                Arbitraries.frequency(Tuple.of(4, Target.LOCAL), Tuple.of(1, Target.CLAUDE_CLI)));
+    }
+
+    /**
+     * Sessions as recorded runs of real agents have them (issue 19): a long head, then 10–150 turns cycling through
+     * up to 40 plans of mostly short turns, legacy calls with reused ids, calls never answered, results answering no
+     * known call (no id, an id already answered, an id never issued), terminal output with CR and bare CR; budgets
+     * of 1,500–10,000 characters (below 2,000 raised to 2,000).
+     */
+    public static Arbitrary<Scenario> recordedSessions() {
+        return scenario(Mode.RECORDED, policy(1_500, 10_000), 3, 40, 10, 150,
                 Arbitraries.frequency(Tuple.of(4, Target.LOCAL), Tuple.of(1, Target.CLAUDE_CLI)));
     }
 

@@ -39,6 +39,17 @@ class SupersetProperties {
         check(sc);
     }
 
+    @Provide
+    Arbitrary<SessionArbitraries.Scenario> recorded() {
+        return SessionArbitraries.recordedSessions();
+    }
+
+    @Property(tries = 80)
+    void shouldShowTheReceiverEverythingThePrimarySeesInRecordedSessions(
+            @ForAll("recorded") SessionArbitraries.Scenario sc) {
+        check(sc);
+    }
+
     static void check(SessionArbitraries.Scenario sc) {
         String primary = sc.primary();
         if (primary == null) return;

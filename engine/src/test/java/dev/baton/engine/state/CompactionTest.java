@@ -45,7 +45,7 @@ class CompactionTest {
                 Policy.builder().transcriptBudgetChars(20_000).build()};
         for (long seed = 0; seed < 30; seed++) {
             Policy p = policies[(int) (seed % policies.length)];
-            Sessions s = session(seed, 400, p);
+            Sessions s = session(seed, 600, p);
             SessionState compacted = s.state();
             SessionState full = s.fullState();
             if (seed % policies.length != 2) {
