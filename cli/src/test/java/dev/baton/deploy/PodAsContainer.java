@@ -27,7 +27,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  * volume claim template as an empty directory owned by the fsGroup. Everything is read from the manifest: nothing
  * here names a Baton setting, so a volume or variable added to deploy/ is mounted or set without a change here.
  *
- * <p>The Secrets are the test's ({@code secrets}: name → key → value), as a user would create them.
+ * <p>The Secrets are the test's ({@code secrets}: name → key → value), as a user would create them; a Secret the test
+ * does not provide is empty.
  */
 final class PodAsContainer {
 
@@ -88,7 +89,7 @@ final class PodAsContainer {
             String prefix = from.path("prefix").asText("");
             Map<String, String> data = from.has("configMapRef")
                     ? configMapData(from.at("/configMapRef/name").asText())
-                    : secret(from.at("/secretRef/name").asText(), from.at("/secretRef/optional").asBoolean(false));
+                    : secret(from.at("/secretRef/name").asText());
             // keys that are not variable names (baton.properties) are skipped, as the kubelet does
             data.forEach((k, v) -> {
                 if (ENV_NAME.matcher(prefix + k).matches()) {
@@ -128,8 +129,8 @@ final class PodAsContainer {
         }
         if (from.has("secretKeyRef")) {
             JsonNode ref = from.get("secretKeyRef");
-            String value = secret(ref.path("name").asText(), ref.path("optional").asBoolean(false)).get(ref.path("key").asText());
-            if (value == null && !ref.path("optional").asBoolean(false)) {
+            String value = secret(ref.path("name").asText()).get(ref.path("key").asText());
+            if (value == null && secrets.containsKey(ref.path("name").asText()) && !ref.path("optional").asBoolean(false)) {
                 throw new AssertionError("the test's Secret " + ref.path("name").asText() + " has no key "
                         + ref.path("key").asText() + ", which " + e.path("name").asText() + " needs");
             }
@@ -148,12 +149,12 @@ final class PodAsContainer {
         return data;
     }
 
-    private Map<String, String> secret(String name, boolean optional) {
-        Map<String, String> data = secrets.get(name);
-        if (data == null && !optional) {
-            throw new AssertionError("the pod needs Secret " + name + ", which the test does not provide");
-        }
-        return data == null ? Map.of() : data;
+    /**
+     * The test's data of Secret {@code name}; a Secret the test does not provide (e.g. the Kafka cluster's CA, for
+     * TLS the test's broker does not speak) is empty: its variables stay unset and its volume is an empty directory.
+     */
+    private Map<String, String> secret(String name) {
+        return secrets.getOrDefault(name, Map.of());
     }
 
     /** The host directory behind volume {@code name}, once {@link #runArguments} has made it. */
@@ -266,11 +267,11 @@ final class PodAsContainer {
             ownAndMode(dir, -1, "rwxrwxrwx");
         } else if (volume.has("configMap")) {
             JsonNode source = volume.get("configMap");
-            writeFiles(dir, configMapData(source.path("name").asText()), source, 0644, fsGroup);
+            writeFiles(dir, configMapData(source.path("name").asText()), source, 0644, fsGroup, false);
         } else if (volume.has("secret")) {
             JsonNode source = volume.get("secret");
-            writeFiles(dir, secret(source.path("secretName").asText(), source.path("optional").asBoolean(false)), source,
-                    0644, fsGroup);
+            String secretName = source.path("secretName").asText();
+            writeFiles(dir, secret(secretName), source, 0644, fsGroup, !secrets.containsKey(secretName));
         } else {
             throw new AssertionError("the test does not emulate volume " + volume);
         }
@@ -278,14 +279,14 @@ final class PodAsContainer {
     }
 
     /** A ConfigMap or Secret volume: its items (or every key) as files, defaultMode, group fsGroup. */
-    private static void writeFiles(Path dir, Map<String, String> data, JsonNode source, int defaultModeOfKind, long fsGroup)
-            throws IOException {
+    private static void writeFiles(Path dir, Map<String, String> data, JsonNode source, int defaultModeOfKind, long fsGroup,
+            boolean notProvided) throws IOException {
         int mode = source.path("defaultMode").asInt(defaultModeOfKind);
         Map<String, String> files = new LinkedHashMap<>();
         if (source.has("items")) {
             for (JsonNode item : source.get("items")) {
                 String key = item.path("key").asText();
-                if (!data.containsKey(key) && !source.path("optional").asBoolean(false)) {
+                if (!data.containsKey(key) && !notProvided && !source.path("optional").asBoolean(false)) {
                     throw new AssertionError("the volume names key " + key + ", which the test's data does not hold");
                 }
                 if (data.containsKey(key)) {

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -65,7 +66,8 @@ import dev.baton.serde.HttpSchemaRegistryClient;
  *       IP.</li>
  *   <li>Cluster: a real broker ({@link StandaloneBroker}) and a real schema registry, both started here on the
  *       network's gateway address, the topics made from the overlay's KafkaTopics. The Secret {@code
- *       baton-credentials} is the test's, as a user creates it (registry URL, SASL line, http-tokens).</li>
+ *       baton-credentials} is the test's, as a user creates it (registry URL, SASL line, http-tokens); any other
+ *       Secret the pod names (the Kafka cluster's CA, for TLS) is empty, as the test's broker speaks plaintext.</li>
  * </ol>
  *
  * <p><b>The one difference from production is the Kafka cluster</b>: the overlay points at a SASL_SSL listener of a
@@ -99,6 +101,10 @@ class ProductionPodIT {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
 
+    /** The broker's data and the pod's volumes (the test's Secret among them), removed after the class. */
+    @TempDir
+    static Path scratch;
+
     private static Podman podman;
     private static RenderedManifests production;
     private static PodAsContainer pod;
@@ -126,10 +132,10 @@ class ProductionPodIT {
 
         registry = new RealSchemaRegistry(gateway);
         registry.start();
-        broker = StandaloneBroker.start(WORK.resolve("broker-" + SUFFIX), gateway);
+        broker = StandaloneBroker.start(scratch.resolve("broker"), gateway);
         broker.createTopics(topicsOfTheOverlay());
 
-        Path volumes = WORK.resolve("volumes-" + SUFFIX);
+        Path volumes = scratch.resolve("volumes");
         Map<String, Map<String, String>> secrets = Map.of(SECRET, Map.of(
                 "schema-registry-url", registry.url(),
                 "sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"baton\" "
