@@ -2,6 +2,7 @@ package dev.baton.it;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * {@code tools/schema-registry/registry.sh build}) running as a child process on a free port, for
  * integration tests:
  * <pre>{@code @RegisterExtension static final RealSchemaRegistry registry = new RealSchemaRegistry();}</pre>
- * {@link #url()} is the Confluent API base URL ({@code http://127.0.0.1:PORT/apis/ccompat/v7}).
+ * {@link #url()} is the Confluent API base URL ({@code http://127.0.0.1:PORT/apis/ccompat/v7}, or the address given
+ * to {@link #RealSchemaRegistry(String)}).
  *
  * <p>When the registry jar has not been built, the tests are skipped, unless the registry is
  * required: system property {@code baton.it.requireRegistry=true}, or environment {@code CI=true}
@@ -38,10 +40,21 @@ public final class RealSchemaRegistry implements BeforeAllCallback, AfterAllCall
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final String host;
     private Process process;
     private boolean paused;
     private Path log;
     private int port;
+
+    /** A registry on the loopback address. */
+    public RealSchemaRegistry() {
+        this("127.0.0.1");
+    }
+
+    /** A registry listening on {@code host} only (e.g. a container network's gateway, for a container to reach). */
+    public RealSchemaRegistry(String host) {
+        this.host = host;
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -117,7 +130,7 @@ public final class RealSchemaRegistry implements BeforeAllCallback, AfterAllCall
             log = logDir.resolve("schema-registry-" + chosenPort + ".log");
             process = new ProcessBuilder(List.of(java,
                     "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                    "-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + chosenPort,
+                    "-Dquarkus.http.host=" + host, "-Dquarkus.http.port=" + chosenPort,
                     "-jar", jar.toString()))
                     .redirectErrorStream(true)
                     .redirectOutput(log.toFile())
@@ -134,7 +147,7 @@ public final class RealSchemaRegistry implements BeforeAllCallback, AfterAllCall
 
     private void awaitReady() {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health/ready"))
+        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + "/health/ready"))
                 .timeout(Duration.ofSeconds(2)).build();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
@@ -165,7 +178,7 @@ public final class RealSchemaRegistry implements BeforeAllCallback, AfterAllCall
         if (process == null) {
             throw new IllegalStateException("the schema registry is not started");
         }
-        return "http://127.0.0.1:" + port + "/apis/ccompat/v7";
+        return "http://" + host + ":" + port + "/apis/ccompat/v7";
     }
 
     public int port() {
@@ -238,8 +251,8 @@ public final class RealSchemaRegistry implements BeforeAllCallback, AfterAllCall
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
+    private int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(host))) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();
         } catch (IOException e) {
