@@ -34,6 +34,7 @@ final class PodAsContainer {
 
     private static final Pattern REFERENCE = Pattern.compile("\\$\\(([A-Za-z_][A-Za-z0-9_]*)\\)");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final Pattern LABEL_FIELD = Pattern.compile("metadata\\.labels\\['([^']+)'\\]");
 
     private final List<JsonNode> documents;
     private final JsonNode statefulSet;
@@ -121,6 +122,12 @@ final class PodAsContainer {
         JsonNode from = e.path("valueFrom");
         if (from.has("fieldRef")) {
             String path = from.at("/fieldRef/fieldPath").asText();
+            Matcher label = LABEL_FIELD.matcher(path);
+            if (label.matches()) {
+                // the pod's own label; one the pod template does not set (a node topology label that the
+                // scheduler copies on recent clusters) is absent here, as on a cluster that does not copy it
+                return statefulSet.at("/spec/template/metadata/labels").path(label.group(1)).asText("");
+            }
             return switch (path) {
                 case "metadata.name" -> podName;
                 case "metadata.namespace" -> namespace;
