@@ -29,7 +29,7 @@ import urllib.request
 
 import avro.io
 import avro.schema
-from confluent_kafka import Consumer, KafkaException
+from confluent_kafka import Consumer, KafkaError, KafkaException, libversion
 
 import settings
 from delivery import DeadLetterFile, RecentIds
@@ -86,6 +86,17 @@ def log(text):
     print(f"baton consumer: {text}", file=sys.stderr, flush=True)
 
 
+# librdkafka before 2.6.1 repeats the client nonce in SCRAM's client-final message; Kafka 4 brokers check it strictly
+SCRAM_FIXED_IN = 0x020601FF
+
+
+def warn_about_scram(s):
+    version, number = libversion()
+    if s["SASL_MECHANISM"].startswith("SCRAM-") and number < SCRAM_FIXED_IN:
+        log(f"warning: librdkafka {version} cannot log in with {s['SASL_MECHANISM']} to Kafka 4 brokers (fixed in "
+            "2.6.1): use a newer librdkafka, or SASL_MECHANISM=PLAIN over TLS (see ../README.md)")
+
+
 def run(s, handle=print_line, dedupe=None):
     """Consumes until MAX_SNAPSHOTS were handled, IDLE_EXIT_MS passed without one, SIGTERM/SIGINT, or a record
     could not be handled (without DEAD_LETTER_FILE). Returns the exit status: 0, or 1 for a record it stopped at."""
@@ -93,10 +104,19 @@ def run(s, handle=print_line, dedupe=None):
     dedupe = RecentIds(int(s["DEDUPE_CAPACITY"])) if dedupe is None else dedupe
     dead_letters = DeadLetterFile(s["DEAD_LETTER_FILE"]) if s["DEAD_LETTER_FILE"] else None
     max_snapshots, idle_exit = int(s["MAX_SNAPSHOTS"]), int(s["IDLE_EXIT_MS"]) / 1000.0
-    stop = []
+    stop, failures = [], []
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.append(True))
-    consumer = Consumer(settings.kafka_config(s))
+
+    def on_error(error):
+        # librdkafka retries every client error forever; a refused login will not heal: stop on it
+        if error.fatal() or error.code() == KafkaError._AUTHENTICATION:
+            failures.append(error)
+        else:
+            log(str(error))
+
+    warn_about_scram(s)
+    consumer = Consumer({**settings.kafka_config(s), "error_cb": on_error})
     consumer.subscribe([s["TOPIC"]])
     handled, last = 0, time.monotonic()
     try:
@@ -104,6 +124,9 @@ def run(s, handle=print_line, dedupe=None):
             if idle_exit and time.monotonic() - last > idle_exit:
                 break
             message = consumer.poll(0.2)
+            if failures:
+                log(f"stopped: {failures[0].str()}")
+                return 1
             if message is None:
                 continue
             if message.error():
