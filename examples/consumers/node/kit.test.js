@@ -109,6 +109,11 @@ test('should refuse an unknown name in the config file', () => {
   assert.throws(() => settings.load({ CONFIG_FILE: file }), /line 1.*BOOTSTRAP_SERVER/);
 });
 
+test('should refuse a CA file that cannot be read', () => {
+  assert.throws(() => settings.load({ SECURITY_PROTOCOL: 'SSL', SSL_CA_LOCATION: '/nonexistent/ca.crt' }),
+    /SSL_CA_LOCATION: cannot read \/nonexistent\/ca.crt/);
+});
+
 test('should refuse SASL without credentials', () => {
   assert.throws(() => settings.load({ SECURITY_PROTOCOL: 'SASL_SSL' }), settings.SettingsError);
 });

@@ -91,6 +91,9 @@ function load(environ = process.env) {
     throw new SettingsError(`SECURITY_PROTOCOL must be one of ${PROTOCOLS.join(', ')}, got '${s.SECURITY_PROTOCOL}'`);
   }
   if (!FORMATS.includes(s.FORMAT)) throw new SettingsError(`FORMAT must be one of ${FORMATS.join(', ')}, got '${s.FORMAT}'`);
+  for (const name of ['SSL_CA_LOCATION', 'SSL_CERTIFICATE_LOCATION', 'SSL_KEY_LOCATION', 'SCHEMA_REGISTRY_CA_LOCATION']) {
+    if (s[name]) readFile(name, s[name]);
+  }
   if (s.SECURITY_PROTOCOL.startsWith('SASL_')) {
     s.SASL_MECHANISM = (s.SASL_MECHANISM || 'SCRAM-SHA-512').toUpperCase();
     if (!MECHANISMS.includes(s.SASL_MECHANISM)) {

@@ -103,6 +103,9 @@ def load(environ=None):
         raise SettingsError(f"SECURITY_PROTOCOL must be one of {', '.join(PROTOCOLS)}, got {values['SECURITY_PROTOCOL']!r}")
     if values["FORMAT"] not in FORMATS:
         raise SettingsError(f"FORMAT must be one of {', '.join(FORMATS)}, got {values['FORMAT']!r}")
+    for name in ("SSL_CA_LOCATION", "SSL_CERTIFICATE_LOCATION", "SSL_KEY_LOCATION", "SCHEMA_REGISTRY_CA_LOCATION"):
+        if values[name] and not os.access(values[name], os.R_OK):
+            raise SettingsError(f"{name}: cannot read {values[name]}")
     if values["SECURITY_PROTOCOL"].startswith("SASL_"):
         values["SASL_MECHANISM"] = (values["SASL_MECHANISM"] or "SCRAM-SHA-512").upper()
         if values["SASL_MECHANISM"] not in MECHANISMS:

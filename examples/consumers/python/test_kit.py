@@ -86,16 +86,17 @@ class SettingsTest(unittest.TestCase):
 
     def test_should_configure_sasl_ssl_with_scram_and_the_cluster_ca(self):
         with tempfile.TemporaryDirectory() as d:
-            secret = pathlib.Path(d, "password")
+            secret, ca = pathlib.Path(d, "password"), pathlib.Path(d, "ca.crt")
             secret.write_text("s3cret\n")
+            ca.write_text("-----BEGIN CERTIFICATE-----\n")
             s = settings.load({"BOOTSTRAP_SERVERS": "kafka:9093", "SECURITY_PROTOCOL": "sasl_ssl",
                                "SASL_USERNAME": "consumer", "SASL_PASSWORD_FILE": str(secret),
-                               "SSL_CA_LOCATION": "/etc/kafka-ca/ca.crt"})
+                               "SSL_CA_LOCATION": str(ca)})
         config = settings.kafka_config(s)
         self.assertEqual(config["security.protocol"], "SASL_SSL")
         self.assertEqual(config["sasl.mechanisms"], "SCRAM-SHA-512")
         self.assertEqual((config["sasl.username"], config["sasl.password"]), ("consumer", "s3cret"))
-        self.assertEqual(config["ssl.ca.location"], "/etc/kafka-ca/ca.crt")
+        self.assertEqual(config["ssl.ca.location"], str(ca))
         self.assertEqual(config["ssl.endpoint.identification.algorithm"], "https")
         self.assertIs(config["enable.auto.commit"], False)
         self.assertEqual(config["isolation.level"], "read_committed")
@@ -114,17 +115,22 @@ class SettingsTest(unittest.TestCase):
             with self.assertRaisesRegex(settings.SettingsError, "line 1.*BOOTSTRAP_SERVER"):
                 settings.load({"CONFIG_FILE": str(path)})
 
+    def test_should_refuse_a_ca_file_that_cannot_be_read(self):
+        with self.assertRaisesRegex(settings.SettingsError, "SSL_CA_LOCATION: cannot read /nonexistent/ca.crt"):
+            settings.load({"SECURITY_PROTOCOL": "SSL", "SSL_CA_LOCATION": "/nonexistent/ca.crt"})
+
     def test_should_refuse_sasl_without_credentials(self):
         with self.assertRaisesRegex(settings.SettingsError, "SASL_USERNAME"):
             settings.load({"SECURITY_PROTOCOL": "SASL_SSL"})
 
     def test_should_take_registry_credentials_from_the_url_or_from_settings(self):
-        s = settings.load({"SCHEMA_REGISTRY_URL": "https://kit%40acme:p%3Aw@registry:8081/apis/ccompat/v7/",
-                           "SCHEMA_REGISTRY_CA_LOCATION": "/etc/ca.pem"})
-        url, auth, ca = settings.registry_access(s)
+        with tempfile.NamedTemporaryFile(suffix=".pem") as pem:
+            s = settings.load({"SCHEMA_REGISTRY_URL": "https://kit%40acme:p%3Aw@registry:8081/apis/ccompat/v7/",
+                               "SCHEMA_REGISTRY_CA_LOCATION": pem.name})
+            url, auth, ca = settings.registry_access(s)
+            self.assertEqual(ca, pem.name)
         self.assertEqual(url, "https://registry:8081/apis/ccompat/v7")
         self.assertEqual(base64.b64decode(auth.removeprefix("Basic ")).decode(), "kit@acme:p:w")
-        self.assertEqual(ca, "/etc/ca.pem")
         s = settings.load({"SCHEMA_REGISTRY_URL": "http://registry:8081",
                            "SCHEMA_REGISTRY_USERNAME": "u", "SCHEMA_REGISTRY_PASSWORD": "p"})
         self.assertEqual(settings.registry_access(s), ("http://registry:8081", "Basic dTpw", None))

@@ -251,7 +251,7 @@ class ConsumerKitsIT {
     // ---- delivery, dedupe, the JSON form and authentication, per kit ----
 
     private static List<ConsumerRecord<byte[], byte[]>> snapshotRecords;
-    private static final AtomicInteger GROUPS = new AtomicInteger();
+    private static final AtomicInteger RUNS = new AtomicInteger();
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"python", "node"})
@@ -268,10 +268,10 @@ class ConsumerKitsIT {
         Map<String, String> env = Map.of("TOPIC", topic, "GROUP_ID", group, "MAX_SNAPSHOTS", "3", "IDLE_EXIT_MS", "30000");
 
         KitRun first = runKitWith(kit, command, env);
+        assertThat(committed(kafka.consumerProps(group), group, topic)).as("the failed record is not committed").isEqualTo(1);
         assertThat(first.exit()).as(first.err()).isEqualTo(1);
         assertThat(ids(first.out())).containsExactly(snapshotId(good));
         assertThat(first.err()).contains("stopped at " + topic + "[0]@1");
-        assertThat(committed(kafka.consumerProps(group), group, topic)).as("the failed record is not committed").isEqualTo(1);
 
         KitRun restart = runKitWith(kit, command, env);
         assertThat(restart.exit()).as(restart.err()).isEqualTo(1);
@@ -424,7 +424,7 @@ class ConsumerKitsIT {
 
     /** Runs a kit to its end with the test's broker and registry, then {@code env} (an empty value removes a setting). */
     private static KitRun runKitWith(String kit, List<String> command, Map<String, String> env) throws Exception {
-        int n = GROUPS.incrementAndGet();
+        int n = RUNS.incrementAndGet();
         Path out = dir.resolve(kit + "-run-" + n + ".out");
         Path err = dir.resolve(kit + "-run-" + n + ".err");
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
