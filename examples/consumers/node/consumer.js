@@ -1,39 +1,62 @@
 #!/usr/bin/env node
-// Reads baton.context-snapshots with kafkajs (read_committed: only snapshots of committed Baton
-// transactions) and Confluent's Avro deserializer, and prints one JSON line per snapshot (see
-// prompts.js). Settings from the environment:
-//   BOOTSTRAP_SERVERS (localhost:9092), SCHEMA_REGISTRY_URL (http://localhost:8081),
-//   TOPIC (baton.context-snapshots), GROUP_ID (baton-consumer-example), MODEL (local-model),
-//   MAX_SNAPSHOTS (stop after that many; default: run until Ctrl-C), IDLE_EXIT_MS (stop after that long
-//   without a snapshot; default: never).
+// Reads baton.context-snapshots with kafkajs (read_committed: only snapshots of committed Baton transactions) and
+// hands each snapshot to a handler; the kit's handler prints one JSON line per snapshot (see prompts.js).
+// Settings: settings.js and ../README.md (environment variables, or a CONFIG_FILE).
+//
+// Delivery (../README.md, "Commits, failures and duplicates"):
+// - a record's offset is committed only after its handler returned (at least once: a crash before the commit
+//   delivers the record again);
+// - a record that cannot be decoded or handled stops the kit with a one-line error and exit status 1, its offset
+//   not committed, so a restart reads it again; with DEAD_LETTER_FILE set, it is written there instead and the kit
+//   goes on;
+// - a snapshot_id handled recently is skipped (and committed): see delivery.js, RecentIds.
+//
+// Values are Avro in the Confluent wire format (Confluent's AvroDeserializer) or, on topics of
+// baton.format=json, JSON (FORMAT=auto tells them apart by the first byte).
 'use strict';
 
 const { Kafka, logLevel } = require('kafkajs');
 const { SchemaRegistryClient, AvroDeserializer, SerdeType } = require('@confluentinc/schemaregistry');
-const { forTarget } = require('./prompts');
+const { forTarget, readSnapshotJson } = require('./prompts');
+const settings = require('./settings');
+const { RecentIds, DeadLetterFile } = require('./delivery');
 
-const env = (name, fallback) => process.env[name] || fallback;
+// The kit's handler: one JSON line on standard output. Replace it with the delivery to the receiving agent; throw
+// (or reject) to refuse a snapshot (retry transient failures inside the handler: a throw stops the kit or
+// dead-letters the record).
+function printLine(line) {
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+}
 
-async function main() {
-  const topic = env('TOPIC', 'baton.context-snapshots');
-  const model = env('MODEL', 'local-model');
-  const max = Number(env('MAX_SNAPSHOTS', '0'));
-  const idleExitMs = Number(env('IDLE_EXIT_MS', '0'));
-  const registry = new SchemaRegistryClient({ baseURLs: [env('SCHEMA_REGISTRY_URL', 'http://localhost:8081')] });
-  const deserializer = new AvroDeserializer(registry, SerdeType.VALUE, {});
-  const kafka = new Kafka({
-    clientId: 'baton-consumer-example',
-    brokers: env('BOOTSTRAP_SERVERS', 'localhost:9092').split(','),
-    logLevel: logLevel.WARN,
-  });
-  const consumer = kafka.consumer({ groupId: env('GROUP_ID', 'baton-consumer-example'), readUncommitted: false });
+const log = (text) => process.stderr.write(`baton consumer: ${text}\n`);
+
+function decoderFor(s) {
+  const deserializer = new AvroDeserializer(new SchemaRegistryClient(settings.registryConfig(s)), SerdeType.VALUE, {});
+  return async (topic, value) => {
+    if (value == null) throw new Error('the record has no value');
+    if (s.FORMAT === 'avro' || (s.FORMAT === 'auto' && value[0] === 0)) return deserializer.deserialize(topic, value);
+    return readSnapshotJson(value.toString('utf8'));
+  };
+}
+
+// Consumes until MAX_SNAPSHOTS were handled, IDLE_EXIT_MS passed without one, SIGTERM/SIGINT, or a record could not
+// be handled (without DEAD_LETTER_FILE); then exits with 0, or 1 for a record it stopped at.
+async function run(s, handle = printLine, dedupe = new RecentIds(Number(s.DEDUPE_CAPACITY))) {
+  const decode = decoderFor(s);
+  const deadLetters = s.DEAD_LETTER_FILE ? new DeadLetterFile(s.DEAD_LETTER_FILE) : null;
+  const max = Number(s.MAX_SNAPSHOTS);
+  const idleExitMs = Number(s.IDLE_EXIT_MS);
+  const kafka = new Kafka({ ...settings.kafkaConfig(s), logLevel: logLevel.WARN });
+  const consumer = kafka.consumer({ groupId: s.GROUP_ID, readUncommitted: false });
   await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.subscribe({ topic: s.TOPIC, fromBeginning: true });
 
-  let seen = 0;
-  let lastSeen = Date.now();
+  let handled = 0;
+  let lastHandled = Date.now();
+  let halted = false; // set before stopping: no record is handled or committed after it
   let stopping = false;
   const stop = async (code) => {
+    halted = true;
     if (stopping) return;
     stopping = true;
     await consumer.disconnect();
@@ -43,23 +66,71 @@ async function main() {
   process.on('SIGTERM', () => stop(0));
   if (idleExitMs > 0) {
     setInterval(() => {
-      if (Date.now() - lastSeen > idleExitMs) stop(0);
+      if (Date.now() - lastHandled > idleExitMs) stop(0);
     }, 200);
   }
   await consumer.run({
-    eachMessage: async ({ message }) => {
-      if (stopping) return;
-      const snapshot = await deserializer.deserialize(topic, message.value);
-      process.stdout.write(JSON.stringify(forTarget(snapshot, model)) + '\n');
-      seen += 1;
-      lastSeen = Date.now();
-      // not awaited: disconnect() waits for this handler to return
-      if (max > 0 && seen >= max) setImmediate(() => stop(0));
+    // the kit commits each record's offset itself, after handling it
+    autoCommit: false,
+    eachMessage: async ({ topic, partition, message }) => {
+      if (halted) return;
+      const where = `${topic}[${partition}]@${message.offset}`;
+      try {
+        const snapshot = await decode(topic, message.value);
+        const id = snapshot.snapshot_id;
+        if (await dedupe.seen(id)) {
+          log(`skipped ${id} at ${where}: already handled (a redelivery)`);
+        } else {
+          await handle(forTarget(snapshot, s.MODEL));
+          await dedupe.remember(id);
+          handled += 1;
+          lastHandled = Date.now();
+        }
+      } catch (e) {
+        const error = `${e && e.name ? e.name : 'Error'}: ${e && e.message ? e.message : e}`;
+        if (!deadLetters) {
+          log(`stopped at ${where}: ${error}. Its offset is not committed: a restart reads it again `
+            + '(set DEAD_LETTER_FILE to set such records aside and go on).');
+          halted = true;
+          // not awaited: disconnect() waits for this handler to return
+          setImmediate(() => stop(1));
+          return;
+        }
+        deadLetters.write({ topic, partition, offset: message.offset, timestamp: message.timestamp, key: message.key,
+          value: message.value, error });
+        log(`dead-lettered ${where} to ${s.DEAD_LETTER_FILE}: ${error}`);
+      }
+      try {
+        await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+      } catch (e) {
+        // e.g. the partition moved to another member: it reads the record again (and may hand it off again)
+        log(`could not commit ${where}: ${e.message}`);
+      }
+      if (max > 0 && handled >= max) {
+        halted = true;
+        setImmediate(() => stop(0));
+      }
     },
   });
 }
 
-main().catch((e) => {
-  console.error(`baton consumer: ${e && e.stack ? e.stack : e}`);
-  process.exit(1);
-});
+async function main() {
+  let s;
+  try {
+    s = settings.load();
+  } catch (e) {
+    if (!(e instanceof settings.SettingsError)) throw e;
+    log(e.message);
+    process.exit(2);
+  }
+  await run(s);
+}
+
+if (require.main === module) {
+  main().catch((e) => {
+    log(`stopped: ${e && e.message ? e.message : e}`);
+    process.exit(1);
+  });
+}
+
+module.exports = { run, printLine };

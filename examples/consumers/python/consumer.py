@@ -1,81 +1,180 @@
 #!/usr/bin/python3
-"""Reads baton.context-snapshots (read_committed) and prints one JSON line per snapshot: a
-chat-completions request for LOCAL targets, the CLI prompt for CLAUDE_CLI targets (see prompts.py).
+"""Reads baton.context-snapshots (read_committed) and hands each snapshot to a handler; the kit's handler prints
+one JSON line per snapshot: a chat-completions request for LOCAL targets, the CLI prompt for CLAUDE_CLI targets
+(see prompts.py). Settings: settings.py and ../README.md (environment variables, or a CONFIG_FILE).
 
-Debian packages only: python3-confluent-kafka (the Kafka client) and python3-avro (the decoder).
-Confluent's Python Avro deserializer needs fastavro, which Debian does not package, so the Confluent
-wire format is read here: magic byte 0, the schema id (4 bytes, big-endian), the Avro binary body;
-the writer's schema comes from the registry's Confluent API (GET /schemas/ids/{id}), cached.
+Delivery (../README.md, "Commits, failures and duplicates"):
+- a record's offset is committed only after its handler returned (at least once: a crash before the commit
+  delivers the record again);
+- a record that cannot be decoded or handled stops the kit with a one-line error and exit status 1, its offset
+  not committed, so a restart reads it again; with DEAD_LETTER_FILE set, it is written there instead and the kit
+  goes on;
+- a snapshot_id handled recently is skipped (and committed): see delivery.RecentIds.
 
-Settings from the environment: BOOTSTRAP_SERVERS (localhost:9092), SCHEMA_REGISTRY_URL
-(http://localhost:8081), TOPIC (baton.context-snapshots), GROUP_ID (baton-consumer-example),
-MODEL (local-model), MAX_SNAPSHOTS (stop after that many), IDLE_EXIT_MS (stop after that long
-without a snapshot).
+Values are Avro in the Confluent wire format or, on topics of baton.format=json, JSON (FORMAT=auto tells them
+apart by the first byte). Debian packages only: python3-confluent-kafka (the Kafka client) and python3-avro (the
+decoder). Confluent's Python Avro deserializer needs fastavro, which Debian does not package, so the wire format is
+read here: magic byte 0, the schema id (4 bytes, big-endian), the Avro binary body; the writer's schema comes from
+the registry's Confluent API (GET /schemas/ids/{id}), cached.
 """
 import io
 import json
-import os
+import signal
+import ssl
 import struct
 import sys
 import time
+import urllib.error
 import urllib.request
 
 import avro.io
 import avro.schema
-from confluent_kafka import Consumer
+from confluent_kafka import Consumer, KafkaError, KafkaException, libversion
 
-from prompts import for_target
-
-_schemas = {}
-
-
-def writer_schema(registry_url, schema_id):
-    if schema_id not in _schemas:
-        with urllib.request.urlopen(f"{registry_url.rstrip('/')}/schemas/ids/{schema_id}", timeout=30) as response:
-            _schemas[schema_id] = avro.schema.parse(json.load(response)["schema"])
-    return _schemas[schema_id]
+import settings
+from delivery import DeadLetterFile, RecentIds
+from prompts import for_target, read_snapshot_json, to_line
 
 
-def decode(registry_url, value):
-    if len(value) < 5 or value[0] != 0:
-        raise ValueError("not the Confluent wire format (magic byte 0 + 4-byte schema id)")
-    (schema_id,) = struct.unpack(">I", value[1:5])
-    reader = avro.io.DatumReader(writer_schema(registry_url, schema_id))
-    return reader.read(avro.io.BinaryDecoder(io.BytesIO(value[5:])))
+class Registry:
+    """The writer schemas by id, fetched from the registry's Confluent API with the configured credentials."""
+
+    def __init__(self, url, authorization, ca_file):
+        self._url, self._authorization = url, authorization
+        self._context = ssl.create_default_context(cafile=ca_file) if ca_file else None
+        self._schemas = {}
+
+    def schema(self, schema_id):
+        if schema_id not in self._schemas:
+            request = urllib.request.Request(f"{self._url}/schemas/ids/{schema_id}")
+            if self._authorization:
+                request.add_header("Authorization", self._authorization)
+            try:
+                with urllib.request.urlopen(request, timeout=30, context=self._context) as response:
+                    self._schemas[schema_id] = avro.schema.parse(json.load(response)["schema"])
+            except urllib.error.HTTPError as e:
+                raise ValueError(f"the schema registry answered {e.code} for schema id {schema_id}") from None
+        return self._schemas[schema_id]
 
 
-def main():
-    env = os.environ.get
-    registry_url = env("SCHEMA_REGISTRY_URL", "http://localhost:8081")
-    model = env("MODEL", "local-model")
-    max_snapshots = int(env("MAX_SNAPSHOTS", "0"))
-    idle_exit = int(env("IDLE_EXIT_MS", "0")) / 1000.0
-    consumer = Consumer({
-        "bootstrap.servers": env("BOOTSTRAP_SERVERS", "localhost:9092"),
-        "group.id": env("GROUP_ID", "baton-consumer-example"),
-        "auto.offset.reset": "earliest",
-        "isolation.level": "read_committed",
-        "enable.auto.commit": True,
-    })
-    consumer.subscribe([env("TOPIC", "baton.context-snapshots")])
-    seen, last = 0, time.monotonic()
+class Decoder:
+    """A record value as a snapshot dict: Avro in the Confluent wire format, or the JSON form."""
+
+    def __init__(self, registry, fmt):
+        self._registry, self._format = registry, fmt
+
+    def decode(self, value):
+        if value is None:
+            raise ValueError("the record has no value")
+        if self._format == "avro" or (self._format == "auto" and value[:1] == b"\x00"):
+            if len(value) < 5 or value[0] != 0:
+                raise ValueError("not the Confluent wire format (magic byte 0 + 4-byte schema id)")
+            (schema_id,) = struct.unpack(">I", value[1:5])
+            reader = avro.io.DatumReader(self._registry.schema(schema_id))
+            return reader.read(avro.io.BinaryDecoder(io.BytesIO(value[5:])))
+        return read_snapshot_json(value.decode("utf-8"))
+
+
+def print_line(line):
+    """The kit's handler: one JSON line on standard output. Replace it with the delivery to the receiving agent;
+    raise to refuse a snapshot (retry transient failures inside the handler: a raise stops the kit or dead-letters)."""
+    sys.stdout.write(to_line(line) + "\n")
+    sys.stdout.flush()
+
+
+def log(text):
+    print(f"baton consumer: {text}", file=sys.stderr, flush=True)
+
+
+# librdkafka before 2.6.1 repeats the client nonce in SCRAM's client-final message; Kafka 4 brokers check it strictly
+SCRAM_FIXED_IN = 0x020601FF
+
+
+def warn_about_scram(s):
+    version, number = libversion()
+    if s["SASL_MECHANISM"].startswith("SCRAM-") and number < SCRAM_FIXED_IN:
+        log(f"warning: librdkafka {version} cannot log in with {s['SASL_MECHANISM']} to Kafka 4 brokers (fixed in "
+            "2.6.1): use a newer librdkafka, or SASL_MECHANISM=PLAIN over TLS (see ../README.md)")
+
+
+def run(s, handle=print_line, dedupe=None):
+    """Consumes until MAX_SNAPSHOTS were handled, IDLE_EXIT_MS passed without one, SIGTERM/SIGINT, or a record
+    could not be handled (without DEAD_LETTER_FILE). Returns the exit status: 0, or 1 for a record it stopped at."""
+    decoder = Decoder(Registry(*settings.registry_access(s)), s["FORMAT"])
+    dedupe = RecentIds(int(s["DEDUPE_CAPACITY"])) if dedupe is None else dedupe
+    dead_letters = DeadLetterFile(s["DEAD_LETTER_FILE"]) if s["DEAD_LETTER_FILE"] else None
+    max_snapshots, idle_exit = int(s["MAX_SNAPSHOTS"]), int(s["IDLE_EXIT_MS"]) / 1000.0
+    stop, failures = [], []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.append(True))
+
+    def on_error(error):
+        # librdkafka retries every client error forever; a refused login will not heal: stop on it
+        if error.fatal() or error.code() == KafkaError._AUTHENTICATION:
+            failures.append(error)
+        else:
+            log(str(error))
+
+    warn_about_scram(s)
+    consumer = Consumer({**settings.kafka_config(s), "error_cb": on_error})
+    consumer.subscribe([s["TOPIC"]])
+    handled, last = 0, time.monotonic()
     try:
-        while not (max_snapshots and seen >= max_snapshots):
+        while not stop and not (max_snapshots and handled >= max_snapshots):
             if idle_exit and time.monotonic() - last > idle_exit:
                 break
             message = consumer.poll(0.2)
+            if failures:
+                log(f"stopped: {failures[0].str()}")
+                return 1
             if message is None:
                 continue
             if message.error():
-                print(f"baton consumer: {message.error()}", file=sys.stderr)
+                if message.error().fatal():
+                    raise KafkaException(message.error())
+                log(str(message.error()))  # librdkafka retries these itself
                 continue
-            snapshot = decode(registry_url, message.value())
-            sys.stdout.write(json.dumps(for_target(snapshot, model), ensure_ascii=False, separators=(",", ":")) + "\n")
-            sys.stdout.flush()
-            seen, last = seen + 1, time.monotonic()
+            where = f"{message.topic()}[{message.partition()}]@{message.offset()}"
+            try:
+                snapshot = decoder.decode(message.value())
+                snapshot_id = snapshot["snapshot_id"]
+                if dedupe.seen(snapshot_id):
+                    log(f"skipped {snapshot_id} at {where}: already handled (a redelivery)")
+                else:
+                    handle(for_target(snapshot, s["MODEL"]))
+                    dedupe.remember(snapshot_id)
+                    handled, last = handled + 1, time.monotonic()
+            except Exception as e:  # noqa: BLE001 - every failure is either a stop or a dead letter, never a skip
+                error = f"{type(e).__name__}: {e}"
+                if dead_letters is None:
+                    log(f"stopped at {where}: {error}. Its offset is not committed: a restart reads it again "
+                        "(set DEAD_LETTER_FILE to set such records aside and go on).")
+                    return 1
+                dead_letters.write(message.topic(), message.partition(), message.offset(), message.timestamp()[1],
+                                   message.key(), message.value(), error)
+                log(f"dead-lettered {where} to {s['DEAD_LETTER_FILE']}: {error}")
+            try:
+                consumer.commit(message=message, asynchronous=False)
+            except KafkaException as e:
+                # e.g. the partition moved to another member: it reads the record again (and may hand it off again)
+                log(f"could not commit {where}: {e}")
+        return 0
     finally:
-        consumer.close()
+        consumer.close()  # auto commit is off: close commits nothing the loop did not commit
+
+
+def main():
+    try:
+        s = settings.load()
+    except settings.SettingsError as e:
+        log(str(e))
+        return 2
+    try:
+        return run(s)
+    except KafkaException as e:
+        log(f"stopped: {e}")
+        return 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,7 +1,63 @@
-"""The mapping of CONTRACT.md section 3, the same as the Java API dev.baton.consumer.SnapshotPrompts and
+"""The mapping of the contract's section 3, the same as the Java API dev.baton.consumer.SnapshotPrompts and
 ../node/prompts.js: framing.system_prompt and the brick (separated by a blank line) as the leading system
 message, then the snapshot's messages one-to-one (call_id -> id, tool -> function.name,
-arguments -> function.arguments)."""
+arguments -> function.arguments).
+
+A snapshot comes in two forms, and both map to the same request:
+- Avro (decoded by consumer.py): `arguments` is a string, the compact JSON text Baton holds; it is used as is.
+- JSON (backfill output files, topics of `baton.format=json`): `arguments` is written as the JSON object itself.
+  OpenAI-compatible servers require `function.arguments` to be a string, so the object's exact text in the line is
+  used: read the line with read_snapshot_json(), which keeps each object's text. That text is what the Avro form
+  holds (Baton writes it verbatim), so number literals such as 1e3 or 1.10 and escapes stay as the producer wrote
+  them. A snapshot parsed with plain json.loads() still works: its objects are re-serialized compactly, which
+  re-spells such literals.
+
+Run as a program, it maps a JSONL file of JSON-form snapshots (e.g. `baton backfill` output) the way consumer.py
+maps the topic: python3 prompts.py FILE [MODEL] (FILE `-` reads standard input).
+"""
+import json
+import json.decoder
+import json.scanner
+import sys
+
+
+class RawJsonObject(dict):
+    """A JSON object read by read_snapshot_json(): a dict that also knows its exact text in the line (raw)."""
+    __slots__ = ("_source", "_start", "_end")
+
+    @property
+    def raw(self):
+        return self._source[self._start:self._end]
+
+
+def _object_keeping_text(s_and_end, *args):
+    # the pure-Python scanner calls this with the index just after "{"; the C scanner does not call it at all
+    source, after_brace = s_and_end
+    value, end = json.decoder.JSONObject(s_and_end, *args)
+    kept = RawJsonObject(value)
+    kept._source, kept._start, kept._end = source, after_brace - 1, end
+    return kept, end
+
+
+class _TextKeepingDecoder(json.JSONDecoder):
+    def __init__(self):
+        super().__init__()
+        self.parse_object = _object_keeping_text
+        self.scan_once = json.scanner.py_make_scanner(self)
+
+
+def read_snapshot_json(text):
+    """One JSON-form snapshot (a str), parsed so that every object also keeps its exact text."""
+    return _TextKeepingDecoder().decode(text)
+
+
+def arguments_text(arguments):
+    """function.arguments: a string, as OpenAI requires, whichever form the snapshot came in."""
+    if isinstance(arguments, str):
+        return arguments                       # the Avro form: Baton's compact text
+    if isinstance(arguments, RawJsonObject):
+        return arguments.raw                   # the JSON form, read with read_snapshot_json()
+    return json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))  # a plain json.loads() dict
 
 
 def system_text(system_prompt, brick):
@@ -18,7 +74,7 @@ def chat_request(snapshot, model):
         out["content"] = m["content"]
         if m.get("tool_calls"):
             out["tool_calls"] = [{"id": c["call_id"], "type": "function",
-                                  "function": {"name": c["tool"], "arguments": c["arguments"]}}
+                                  "function": {"name": c["tool"], "arguments": arguments_text(c["arguments"])}}
                                  for c in m["tool_calls"]]
         if m.get("tool_call_id") is not None:
             out["tool_call_id"] = m["tool_call_id"]
@@ -38,3 +94,25 @@ def for_target(snapshot, model):
     else:
         line["chat_request"] = chat_request(snapshot, model)
     return line
+
+
+def to_line(value):
+    """The printed form of one output line: compact JSON, non-ASCII as itself."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def main(argv):
+    if len(argv) not in (2, 3):
+        print("usage: prompts.py FILE|- [MODEL]", file=sys.stderr)
+        return 2
+    model = argv[2] if len(argv) == 3 else "local-model"
+    source = sys.stdin if argv[1] == "-" else open(argv[1], encoding="utf-8")
+    with source:
+        for line in source:
+            if line.strip():
+                sys.stdout.write(to_line(for_target(read_snapshot_json(line), model)) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

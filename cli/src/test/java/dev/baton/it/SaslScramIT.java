@@ -21,17 +21,10 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.ScramCredentialInfo;
-import org.apache.kafka.clients.admin.ScramMechanism;
-import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.security.auth.SecurityProtocol;
-import org.apache.kafka.common.test.KafkaClusterTestKit;
-import org.apache.kafka.common.test.TestKitNodes;
-import org.apache.kafka.server.common.MetadataVersion;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,38 +40,16 @@ import dev.baton.cli.BatonCommand;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SaslScramIT {
     private static final String PASSWORD = "scram-pw-7f3a9c1e5b";
-    private static final String ADMIN_JAAS = "org.apache.kafka.common.security.plain.PlainLoginModule required "
-            + "username=\"plain-admin\" password=\"plain-admin-secret\";";
 
     @TempDir
     Path dir;
 
     @Test
     void shouldAuthenticateWithScramFromTheEnvironmentAndNeverPrintTheSecret() throws Exception {
-        TestKitNodes nodes = new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1)
-                .setBrokerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT)
-                .setBootstrapMetadataVersion(MetadataVersion.LATEST_PRODUCTION).build();
-        KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes).setDeleteOnClose(true);
-        for (String k : List.of("offsets.topic.replication.factor", "transaction.state.log.replication.factor",
-                "transaction.state.log.min.isr", "default.replication.factor", "min.insync.replicas",
-                "share.coordinator.state.topic.replication.factor", "share.coordinator.state.topic.min.isr")) {
-            builder.setConfigProp(k, "1");
-        }
-        builder.setConfigProp("group.initial.rebalance.delay.ms", "0");
-        // authentication is the subject, not authorization: the kit's authorizer lets these principals do anything
-        builder.setConfigProp("super.users", "User:ANONYMOUS;User:plain-admin;User:baton");
-        builder.setConfigProp("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-512");
-        builder.setConfigProp("listener.name.external.scram-sha-512.sasl.jaas.config",
-                "org.apache.kafka.common.security.scram.ScramLoginModule required;");
-        try (KafkaClusterTestKit cluster = builder.build()) {
-            cluster.format();
-            cluster.startup();
-            cluster.waitForReadyBrokers();
+        try (SaslScramCluster cluster = SaslScramCluster.start("baton")) {
             String bootstrap = cluster.bootstrapServers();
-            Properties admin = plainAdmin(bootstrap);
-            try (Admin a = Admin.create(admin)) {
-                a.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("baton",
-                        new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), PASSWORD))).all().get(30, TimeUnit.SECONDS);
+            cluster.addScramUser("baton", PASSWORD);
+            try (Admin a = Admin.create(cluster.plainAdmin())) {
                 List<NewTopic> topics = new ArrayList<>();
                 for (String t : List.of("sasl.session-events", "sasl.context-snapshots", "sasl.dead-letters")) {
                     topics.add(new NewTopic(t, 1, (short) 1).configs(Map.of("max.message.bytes", "8388608")));
@@ -114,7 +85,7 @@ class SaslScramIT {
             HttpClient http = HttpClient.newHttpClient();
             try {
                 awaitReady(http, port, process, log);
-                Properties producer = plainAdmin(bootstrap);
+                Properties producer = cluster.plainAdmin();
                 producer.put("key.serializer", "org.apache.kafka.common.serialization.StringSerializer");
                 producer.put("value.serializer", "org.apache.kafka.common.serialization.StringSerializer");
                 try (KafkaProducer<String, String> p = new KafkaProducer<>(producer)) {
@@ -125,7 +96,7 @@ class SaslScramIT {
                             + "\"session_id\":\"s1\",\"occurred_at\":\"2026-12-01T00:00:01Z\",\"handoff\":{\"handoff_id\":\"h1\","
                             + "\"to_agent\":\"claude\",\"target\":\"LOCAL\"}}"));
                 }
-                Properties consumer = plainAdmin(bootstrap);
+                Properties consumer = cluster.plainAdmin();
                 consumer.put("group.id", "sasl-reader");
                 consumer.put("auto.offset.reset", "earliest");
                 consumer.put("isolation.level", "read_committed");
@@ -155,15 +126,6 @@ class SaslScramIT {
             String output = Files.readString(log, StandardCharsets.UTF_8);
             assertThat(output).contains("Stopped.").doesNotContain(PASSWORD);
         }
-    }
-
-    private static Properties plainAdmin(String bootstrap) {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", bootstrap);
-        p.put("security.protocol", "SASL_PLAINTEXT");
-        p.put("sasl.mechanism", "PLAIN");
-        p.put("sasl.jaas.config", ADMIN_JAAS);
-        return p;
     }
 
     private static void awaitReady(HttpClient http, int port, Process process, Path log) throws Exception {

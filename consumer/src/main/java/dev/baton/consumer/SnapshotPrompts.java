@@ -1,8 +1,13 @@
 package dev.baton.consumer;
 
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -26,6 +31,12 @@ import dev.baton.avro.ToolCall;
  * </ul>
  * The Python and Node kits in examples/consumers/ produce the same JSON (compared by
  * {@code ConsumerKitsIT}).
+ *
+ * <p>{@code function.arguments} is always a string, as OpenAI requires. The Avro form holds Baton's compact text
+ * of the arguments object; the JSON form writes that same text verbatim as an object. Read a JSON-form line with
+ * {@link #readJson(String)} to get that exact text back (number literals such as {@code 1e3} and escapes as the
+ * producer wrote them), so both forms map to the same request; a tree read otherwise has its arguments objects
+ * re-serialized by Jackson, which re-spells such literals.
  */
 public final class SnapshotPrompts {
 
@@ -33,6 +44,45 @@ public final class SnapshotPrompts {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private SnapshotPrompts() {
+    }
+
+    /**
+     * One JSON-form snapshot (a line of {@code baton backfill}'s output, or a record of a {@code baton.format=json}
+     * topic) as a tree whose tool calls' {@code arguments} are the exact text of their objects in the line.
+     */
+    public static JsonNode readJson(String line) throws IOException {
+        JsonNode snapshot = JSON.readTree(line);
+        Iterator<String> texts = argumentsTexts(line).iterator();
+        for (JsonNode m : snapshot.path("messages")) {
+            for (JsonNode c : m.path("tool_calls")) {
+                JsonNode args = c.path("arguments");
+                if (!args.isObject()) {
+                    continue;
+                }
+                // matched by order; a member named "arguments" elsewhere would break the match: checked
+                String text = texts.hasNext() ? texts.next() : null;
+                if (text == null || !JSON.readTree(text).equals(args)) {
+                    throw new IOException("arguments of call " + c.path("call_id").asText() + " not found in the line");
+                }
+                ((ObjectNode) c).put("arguments", text);
+            }
+        }
+        return snapshot;
+    }
+
+    /** The text of every object that is the value of a member named {@code arguments} (not inside one), in order. */
+    private static List<String> argumentsTexts(String line) throws IOException {
+        List<String> texts = new ArrayList<>();
+        try (JsonParser p = JSON.getFactory().createParser(line)) {
+            for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+                if (t == JsonToken.FIELD_NAME && "arguments".equals(p.currentName()) && p.nextToken() == JsonToken.START_OBJECT) {
+                    int start = (int) p.currentTokenLocation().getCharOffset();
+                    p.skipChildren();
+                    texts.add(line.substring(start, (int) p.currentLocation().getCharOffset()));
+                }
+            }
+        }
+        return texts;
     }
 
     /** The leading system message / the CLI prompt: system prompt, blank line, brick (no blank line when no brick). */

@@ -2,7 +2,12 @@ package dev.baton.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -82,5 +87,41 @@ class SnapshotPromptsTest {
               {"role":"tool","name":null,"content":"3 failed","tool_calls":[],"tool_call_id":"c1"}]}
             """);
         assertThat(SnapshotPrompts.forTarget(json, "qwen3")).isEqualTo(SnapshotPrompts.forTarget(avro, "qwen3"));
+    }
+
+    private static final Path TESTDATA = Paths.get("..", "examples", "consumers", "testdata");
+
+    @Test
+    void shouldMapTheJsonFormWithTheArgumentsTextAsWritten() throws Exception {
+        // the same files as the Python and Node kits' unit tests: all three give the same lines
+        List<String> lines = Files.readAllLines(TESTDATA.resolve("json-form.jsonl"), StandardCharsets.UTF_8);
+        List<JsonNode> expected = new ArrayList<>();
+        for (String line : Files.readAllLines(TESTDATA.resolve("prompts.jsonl"), StandardCharsets.UTF_8)) {
+            expected.add(JSON.readTree(line));
+        }
+        List<JsonNode> actual = new ArrayList<>();
+        for (String line : lines) {
+            actual.add(SnapshotPrompts.forTarget(SnapshotPrompts.readJson(line), "qwen3"));
+        }
+        assertThat(actual).isEqualTo(expected);
+    }
+
+    @Test
+    void shouldGiveJsonFormArgumentsAsTheTextTheAvroFormHolds() throws Exception {
+        String line = Files.readAllLines(TESTDATA.resolve("json-form.jsonl"), StandardCharsets.UTF_8).get(0);
+        String raw = "{\"repeat\":1e3,\"ratio\":1.10,\"big\":123456789012345678901234567890,"
+                + "\"name\":\"caf\\u00e9 \\\"q\\\" \u00e9\",\"nested\":{\"arguments\":{\"a\":[1,{\"b\":\"}\"}]}}}";
+        JsonNode calls = SnapshotPrompts.chatRequest(SnapshotPrompts.readJson(line), "m").at("/messages/2/tool_calls");
+        assertThat(calls.get(0).at("/function/arguments").asText()).isEqualTo(raw);
+        assertThat(calls.get(1).at("/function/arguments").asText()).isEqualTo("{}");
+        List<Message> messages = List.of(
+                Message.newBuilder().setRole("user").setContent("Quote: \"arguments\":{\"not\":\"a call\"}").setToolCalls(List.of()).build(),
+                Message.newBuilder().setRole("assistant").setName("qwen-coder").setContent("Looking.").setToolCalls(List.of(
+                        ToolCall.newBuilder().setCallId("c1").setTool("run_tests").setArguments(raw).build(),
+                        ToolCall.newBuilder().setCallId("c2").setTool("noop").setArguments("{}").build())).build(),
+                Message.newBuilder().setRole("tool").setContent("3 failed").setToolCalls(List.of()).setToolCallId("c1").build(),
+                Message.newBuilder().setRole("tool").setContent("ok").setToolCalls(List.of()).setToolCallId("c2").build());
+        assertThat(SnapshotPrompts.forTarget(SnapshotPrompts.readJson(line), "m"))
+                .isEqualTo(SnapshotPrompts.forTarget(snapshot(Target.LOCAL, messages, "Session acme/s-1."), "m"));
     }
 }

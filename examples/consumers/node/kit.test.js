@@ -1,0 +1,134 @@
+// The kit's logic without a broker (node --test kit.test.js): the mapping of both snapshot forms, dedupe, the
+// dead-letter file and the settings. Needs no npm package. Run by the Java test
+// dev.baton.consumer.ConsumerKitsLogicTest; ConsumerKitsIT runs the kit against a broker.
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const prompts = require('./prompts');
+const settings = require('./settings');
+const { RecentIds, DeadLetterFile } = require('./delivery');
+
+const TESTDATA = path.join(__dirname, '..', 'testdata');
+const lines = (file) => fs.readFileSync(path.join(TESTDATA, file), 'utf8').split('\n').filter((l) => l);
+const RAW = '{"repeat":1e3,"ratio":1.10,"big":123456789012345678901234567890,"name":"caf\\u00e9 \\"q\\" é",'
+  + '"nested":{"arguments":{"a":[1,{"b":"}"}]}}}';
+const dirs = [];
+const tmp = () => {
+  dirs.push(fs.mkdtempSync(path.join(os.tmpdir(), 'kit-')));
+  return dirs[dirs.length - 1];
+};
+test.after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+test('should map the JSON form with the arguments text as written', () => {
+  const out = lines('json-form.jsonl').map((l) => JSON.stringify(prompts.forTarget(prompts.readSnapshotJson(l), 'qwen3')));
+  assert.deepEqual(out, lines('prompts.jsonl'));
+});
+
+test('should give arguments as a string equal to the Avro form', () => {
+  const line = lines('json-form.jsonl')[0];
+  const avro = JSON.parse(line); // the Avro form holds the arguments' text
+  avro.messages[1].tool_calls[0].arguments = RAW;
+  avro.messages[1].tool_calls[1].arguments = '{}';
+  const json = prompts.readSnapshotJson(line);
+  const calls = prompts.chatRequest(json, 'm').messages[2].tool_calls;
+  assert.deepEqual(calls.map((c) => c.function.arguments), [RAW, '{}']);
+  assert.deepEqual(prompts.forTarget(json, 'm'), prompts.forTarget(avro, 'm'));
+});
+
+test('should serialize an arguments object of a plain parse as a string', () => {
+  const snapshot = JSON.parse(lines('json-form.jsonl')[0]);
+  const calls = prompts.chatRequest(snapshot, 'm').messages[2].tool_calls;
+  assert.equal(typeof calls[0].function.arguments, 'string');
+  assert.equal(calls[1].function.arguments, '{}');
+});
+
+test('should see a remembered id once handled', () => {
+  const ids = new RecentIds(10);
+  assert.equal(ids.seen('a/s/h1'), false);
+  ids.remember('a/s/h1');
+  assert.equal(ids.seen('a/s/h1'), true);
+});
+
+test('should forget the least recently seen id beyond capacity', () => {
+  const ids = new RecentIds(2);
+  ids.remember('h1');
+  ids.remember('h2');
+  assert.equal(ids.seen('h1'), true); // h1 is now the most recent
+  ids.remember('h3');
+  assert.equal(ids.size, 2);
+  assert.equal(ids.seen('h2'), false);
+  assert.equal(ids.seen('h1'), true);
+  assert.equal(ids.seen('h3'), true);
+});
+
+test('should remember nothing with capacity zero', () => {
+  const ids = new RecentIds(0);
+  ids.remember('h1');
+  assert.equal(ids.seen('h1'), false);
+});
+
+test('should append the record and its error as one line', () => {
+  const file = path.join(tmp(), 'dead.jsonl');
+  new DeadLetterFile(file).write({ topic: 't', partition: 0, offset: '7', timestamp: '1700000000000',
+    key: Buffer.from('acme/s1'), value: Buffer.from([0, 1]), error: 'Error: bad' });
+  new DeadLetterFile(file).write({ topic: 't', partition: 1, offset: '8', timestamp: null, key: null, value: null,
+    error: 'Error: no value' });
+  const [first, second] = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(first, { topic: 't', partition: 0, offset: 7, timestamp: 1700000000000,
+    key_base64: Buffer.from('acme/s1').toString('base64'), value_base64: 'AAE=', error: 'Error: bad' });
+  assert.equal(second.value_base64, null);
+});
+
+test('should configure SASL_SSL with SCRAM and the cluster CA', () => {
+  const dir = tmp();
+  fs.writeFileSync(path.join(dir, 'password'), 's3cret\n');
+  fs.writeFileSync(path.join(dir, 'ca.crt'), '-----BEGIN CERTIFICATE-----\n');
+  const s = settings.load({ BOOTSTRAP_SERVERS: 'kafka-0:9093,kafka-1:9093', SECURITY_PROTOCOL: 'sasl_ssl',
+    SASL_USERNAME: 'consumer', SASL_PASSWORD_FILE: path.join(dir, 'password'), SSL_CA_LOCATION: path.join(dir, 'ca.crt') });
+  const config = settings.kafkaConfig(s);
+  assert.deepEqual(config.brokers, ['kafka-0:9093', 'kafka-1:9093']);
+  assert.deepEqual(config.sasl, { mechanism: 'scram-sha-512', username: 'consumer', password: 's3cret' });
+  assert.deepEqual(config.ssl, { ca: ['-----BEGIN CERTIFICATE-----\n'] });
+});
+
+test('should read a config file and let the environment win', () => {
+  const file = path.join(tmp(), 'kit.conf');
+  fs.writeFileSync(file, '# the cluster\nBOOTSTRAP_SERVERS = file:9093\nTOPIC=from-file\n\nGROUP_ID=g\n');
+  const s = settings.load({ CONFIG_FILE: file, TOPIC: 'from-env' });
+  assert.deepEqual([s.BOOTSTRAP_SERVERS, s.TOPIC, s.GROUP_ID], ['file:9093', 'from-env', 'g']);
+});
+
+test('should refuse an unknown name in the config file', () => {
+  const file = path.join(tmp(), 'kit.conf');
+  fs.writeFileSync(file, 'BOOTSTRAP_SERVER=kafka:9093\n');
+  assert.throws(() => settings.load({ CONFIG_FILE: file }), /line 1.*BOOTSTRAP_SERVER/);
+});
+
+test('should refuse a CA file that cannot be read', () => {
+  assert.throws(() => settings.load({ SECURITY_PROTOCOL: 'SSL', SSL_CA_LOCATION: '/nonexistent/ca.crt' }),
+    /SSL_CA_LOCATION: cannot read \/nonexistent\/ca.crt/);
+});
+
+test('should refuse SASL without credentials', () => {
+  assert.throws(() => settings.load({ SECURITY_PROTOCOL: 'SASL_SSL' }), settings.SettingsError);
+});
+
+test('should take registry credentials from the URL or from settings', () => {
+  const dir = tmp();
+  fs.writeFileSync(path.join(dir, 'ca.pem'), 'CA');
+  let config = settings.registryConfig(settings.load({
+    SCHEMA_REGISTRY_URL: 'https://kit%40acme:p%3Aw@registry:8081/apis/ccompat/v7/',
+    SCHEMA_REGISTRY_CA_LOCATION: path.join(dir, 'ca.pem') }));
+  assert.deepEqual(config.baseURLs, ['https://registry:8081/apis/ccompat/v7']);
+  assert.deepEqual(config.basicAuthCredentials, { credentialsSource: 'USER_INFO', userInfo: 'kit@acme:p:w' });
+  assert.deepEqual(config.createAxiosDefaults.httpsAgent.options.ca, ['CA']);
+  config = settings.registryConfig(settings.load({ SCHEMA_REGISTRY_URL: 'http://registry:8081',
+    SCHEMA_REGISTRY_USERNAME: 'u', SCHEMA_REGISTRY_PASSWORD: 'p' }));
+  assert.deepEqual(config, { baseURLs: ['http://registry:8081'], basicAuthCredentials: { credentialsSource: 'USER_INFO', userInfo: 'u:p' } });
+  assert.equal(settings.registryConfig(settings.load({})).basicAuthCredentials, undefined);
+});
