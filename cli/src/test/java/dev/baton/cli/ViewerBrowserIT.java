@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -23,6 +22,7 @@ import org.openqa.selenium.support.ui.Select;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
@@ -90,7 +90,10 @@ class ViewerBrowserIT {
             assertThat(marks.stream().map(m -> Integer.parseInt((String) m.get(0))).distinct().count())
                     .as("truncations shown").isEqualTo(truncations.size());
 
-            assertThat(timeline()).as(snap.get("snapshot_id").asText()).isEqualTo(expectedTimeline(snap));
+            for (String lane : List.of("trails", "transcript")) {
+                assertThat(lane(lane)).as(snap.get("snapshot_id").asText() + " " + lane)
+                        .isEqualTo(expectedLane(snap, lane));
+            }
             assertThat(text("#sizes")).contains(String.format(Locale.ROOT, "%,d", snap.at("/stats/message_chars").asLong()))
                     .contains(String.format(Locale.ROOT, "%,d / %,d", snap.at("/parity/covered_items").asLong(),
                             snap.at("/parity/reference_items").asLong()));
@@ -98,6 +101,8 @@ class ViewerBrowserIT {
 
         // a marker's link leads to its entry
         select("globex/sess-long-0412/ho-0412-1");
+        browser.js("document.querySelector('#detail h3').scrollIntoView();");
+        browser.screenshot("viewer"); // docs/images/viewer.png is a copy of it
         browser.driver.findElement(By.cssSelector("#messages mark")).click();
         assertThat(browser.driver.findElements(By.cssSelector("#truncations tr.target"))).hasSize(1);
         browser.screenshot("report-long-session");
@@ -187,33 +192,37 @@ class ViewerBrowserIT {
     /** Every string of {@code node}, at any depth, replaced by {@link #HOSTILE}. */
     static JsonNode hostile(JsonNode node) {
         if (node instanceof ObjectNode object) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext();) {
-                Map.Entry<String, JsonNode> field = it.next();
+            for (Map.Entry<String, JsonNode> field : object.properties()) {
                 field.setValue(field.getValue().isTextual() ? TextNode.valueOf(HOSTILE) : hostile(field.getValue()));
             }
         } else if (node.isArray()) {
+            ArrayNode array = (ArrayNode) node;
             for (int i = 0; i < node.size(); i++) {
-                com.fasterxml.jackson.databind.node.ArrayNode array = (com.fasterxml.jackson.databind.node.ArrayNode) node;
                 array.set(i, node.get(i).isTextual() ? TextNode.valueOf(HOSTILE) : hostile(node.get(i)));
             }
         }
         return node;
     }
 
-    /** The timeline the page should draw: per seq the worst of what the receiver gets (see viewer.js). */
-    private static List<List<Object>> expectedTimeline(JsonNode snap) {
+    /** The two lanes the page should draw over seqs 0..as_of_seq, as runs of [kind, from, to] (see viewer.js). */
+    private static List<List<Object>> expectedLane(JsonNode snap, String lane) {
         int n = snap.get("as_of_seq").asInt() + 1;
-        String[] kinds = {"kept", "expanded", "inlined", "manifested", "digested", "omitted", "missing"};
         int[] k = new int[n];
-        mark(k, snap.at("/retention/expanded_seqs"), 1);
-        mark(k, snap.at("/retention/inlined_seqs"), 2);
-        mark(k, snap.at("/retention/manifest_seqs"), 3);
-        Map<String, Integer> ranked = Map.of("TRANSCRIPT_MIDDLE_SUMMARIZED", 4, "TRANSCRIPT_MIDDLE_DROPPED", 5,
-                "TURNS_MISSING", 6);
-        for (JsonNode t : snap.get("truncations")) {
-            Integer v = ranked.get(t.get("kind").asText());
-            if (v == null || t.get("seq_from").isNull()) continue;
-            for (int s = t.get("seq_from").asInt(); s <= t.get("seq_to").asInt() && s < n; s++) k[s] = Math.max(k[s], v);
+        String[] kinds;
+        if (lane.equals("trails")) {
+            kinds = new String[] {"none", "expanded", "inlined", "manifested"};
+            mark(k, snap.at("/retention/expanded_seqs"), 1);
+            mark(k, snap.at("/retention/inlined_seqs"), 2);
+            mark(k, snap.at("/retention/manifest_seqs"), 3);
+        } else {
+            kinds = new String[] {"kept", "digested", "omitted", "missing"};
+            Map<String, Integer> ranked = Map.of("TRANSCRIPT_MIDDLE_SUMMARIZED", 1, "TRANSCRIPT_MIDDLE_DROPPED", 2,
+                    "TURNS_MISSING", 3);
+            for (JsonNode t : snap.get("truncations")) {
+                Integer v = ranked.get(t.get("kind").asText());
+                if (v == null || t.get("seq_from").isNull()) continue;
+                for (int s = t.get("seq_from").asInt(); s <= t.get("seq_to").asInt() && s < n; s++) k[s] = Math.max(k[s], v);
+            }
         }
         List<List<Object>> runs = new ArrayList<>();
         int start = 0;
@@ -231,11 +240,10 @@ class ViewerBrowserIT {
     }
 
     @SuppressWarnings("unchecked")
-    private static List<List<Object>> timeline() {
-        List<List<Object>> raw = (List<List<Object>>) browser.js("return Array.from(document.querySelectorAll("
-                + "'#timeline span')).map(s => [s.getAttribute('data-kind'), Number(s.getAttribute('data-from')),"
-                + " Number(s.getAttribute('data-to'))]);");
-        return raw;
+    private static List<List<Object>> lane(String lane) {
+        return (List<List<Object>>) browser.js("return Array.from(document.querySelectorAll('#timeline-' + arguments[0]"
+                + " + ' span')).map(s => [s.getAttribute('data-kind'), Number(s.getAttribute('data-from')),"
+                + " Number(s.getAttribute('data-to'))]);", lane);
     }
 
     private static Path view(String name, Path input) throws IOException {

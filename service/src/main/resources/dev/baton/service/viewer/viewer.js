@@ -5,7 +5,6 @@
   'use strict';
   var doc = document;
   var PAGE = 100;
-  var KINDS = ['kept', 'expanded', 'inlined', 'manifested', 'digested', 'omitted', 'missing'];
 
   function el(tag, cls, text) {
     var e = doc.createElement(tag);
@@ -87,60 +86,73 @@
     });
   }
 
-  // What the receiver gets of each seq, the worst first: missing, omitted, digested, then the trail plan.
-  function retentionRuns(snap) {
+  // Two lanes over the session's seqs 0..as_of_seq: what happened to each turn's tool trail (the R3 plan), and to the
+  // turn in the transcript (kept, in the digest, omitted, missing), the worst first where entries overlap.
+  var LANES = {
+    trails: ['none', 'expanded', 'inlined', 'manifested'],
+    transcript: ['kept', 'digested', 'omitted', 'missing']
+  };
+
+  function laneRuns(snap, lane) {
     var last = Number(snap.as_of_seq);
     if (!(last >= 0)) return [];
     var n = Math.min(last + 1, 5000000);
     var k = new Uint8Array(n);
     function setAll(seqs, v) { (seqs || []).forEach(function (s) { if (s >= 0 && s < n && k[s] < v) k[s] = v; }); }
-    function setRange(list, v) {
-      list.forEach(function (t) {
+    function setRange(kind, v) {
+      seqRanges(snap, kind).forEach(function (t) {
         var to = t.seq_to === null || t.seq_to === undefined ? t.seq_from : t.seq_to;
         for (var s = Math.max(0, t.seq_from); s <= to && s < n; s++) if (k[s] < v) k[s] = v;
       });
     }
     var r = snap.retention || {};
-    setAll(r.expanded_seqs, 1); setAll(r.inlined_seqs, 2); setAll(r.manifest_seqs, 3);
-    setRange(seqRanges(snap, 'TRANSCRIPT_MIDDLE_SUMMARIZED'), 4);
-    setRange(seqRanges(snap, 'TRANSCRIPT_MIDDLE_DROPPED'), 5);
-    setRange(seqRanges(snap, 'TURNS_MISSING'), 6);
-    var runs = [], start = 0;
+    if (lane === 'trails') {
+      setAll(r.expanded_seqs, 1); setAll(r.inlined_seqs, 2); setAll(r.manifest_seqs, 3);
+    } else {
+      setRange('TRANSCRIPT_MIDDLE_SUMMARIZED', 1); setRange('TRANSCRIPT_MIDDLE_DROPPED', 2); setRange('TURNS_MISSING', 3);
+    }
+    var names = LANES[lane], runs = [], start = 0;
     for (var s = 1; s <= n; s++) {
-      if (s === n || k[s] !== k[start]) { runs.push({ from: start, to: s - 1, kind: KINDS[k[start]] }); start = s; }
+      if (s === n || k[s] !== k[start]) { runs.push({ from: start, to: s - 1, kind: names[k[start]] }); start = s; }
     }
     return runs;
   }
 
+  function seqLabel(from, to) { return from === to ? 'seq ' + from : 'seq ' + from + '\u2013' + to; }
+
   function timeline(snap) {
     var wrap = el('div');
-    var runs = retentionRuns(snap);
-    if (!runs.length) { add(wrap, el('p', 'muted', 'No turns applied (as_of_seq ' + snap.as_of_seq + ').')); return wrap; }
-    var bar = add(wrap, el('div', 'timeline'));
-    bar.id = 'timeline';
-    var counts = {};
-    runs.forEach(function (r) {
-      var len = r.to - r.from + 1;
-      counts[r.kind] = (counts[r.kind] || 0) + len;
-      var seg = add(bar, el('span', 'k-' + r.kind));
-      seg.style.flexGrow = String(len);
-      seg.setAttribute('data-kind', r.kind);
-      seg.setAttribute('data-from', String(r.from));
-      seg.setAttribute('data-to', String(r.to));
-      seg.title = (r.from === r.to ? 'seq ' + r.from : 'seq ' + r.from + '\u2013' + r.to) + ': ' + r.kind;
-    });
-    var legend = add(wrap, el('div', 'legend'));
-    KINDS.forEach(function (kind) {
-      var s = add(legend, el('span'));
-      add(s, el('i', 'k-' + kind));
-      txt(s, kind + ' ' + fmt(counts[kind] || 0));
+    if (!(Number(snap.as_of_seq) >= 0)) {
+      add(wrap, el('p', 'muted', 'No turns applied (as_of_seq ' + snap.as_of_seq + ').'));
+      return wrap;
+    }
+    Object.keys(LANES).forEach(function (lane) {
+      var runs = laneRuns(snap, lane), counts = {};
+      add(wrap, el('div', 'lane', lane === 'trails' ? 'tool trails (retention plan)' : 'turns in the transcript'));
+      var bar = add(wrap, el('div', 'timeline'));
+      bar.id = 'timeline-' + lane;
+      runs.forEach(function (r) {
+        counts[r.kind] = (counts[r.kind] || 0) + r.to - r.from + 1;
+        var seg = add(bar, el('span', 'k-' + r.kind));
+        seg.style.flexGrow = String(r.to - r.from + 1);
+        seg.setAttribute('data-kind', r.kind);
+        seg.setAttribute('data-from', String(r.from));
+        seg.setAttribute('data-to', String(r.to));
+        seg.title = seqLabel(r.from, r.to) + ': ' + r.kind;
+      });
+      var legend = add(wrap, el('div', 'legend'));
+      LANES[lane].forEach(function (kind) {
+        var s = add(legend, el('span'));
+        add(s, el('i', 'k-' + kind));
+        txt(s, (kind === 'none' ? 'no trail' : kind) + ' ' + fmt(counts[kind] || 0));
+      });
+      add(wrap, el('p', 'muted', runs.slice(0, 200).map(function (x) { return seqLabel(x.from, x.to) + ' ' + x.kind; })
+        .join(' \u00b7 ') + (runs.length > 200 ? ' \u2026' : '')));
     });
     var r = snap.retention || {};
-    if (r.manifest_unlisted) add(wrap, el('p', 'muted', fmt(r.manifest_unlisted) + ' older trail-bearing turns are manifested without being listed.'));
-    var shown = runs.slice(0, 200).map(function (x) {
-      return (x.from === x.to ? 'seq ' + x.from : 'seq ' + x.from + '\u2013' + x.to) + ' ' + x.kind;
-    }).join(' \u00b7 ');
-    add(wrap, el('p', 'muted', shown + (runs.length > 200 ? ' \u2026' : '')));
+    if (r.manifest_unlisted) {
+      add(wrap, el('p', 'muted', fmt(r.manifest_unlisted) + ' older trail-bearing turns are manifested without being listed.'));
+    }
     return wrap;
   }
 
@@ -372,10 +384,9 @@
       renderSnapshot(main, load(i), prevOf[i] >= 0 ? load(prevOf[i]) : null);
       main.scrollTop = 0;
     }
-    [fSession, fReceiver, fSynthetic, fTrigger].forEach(function (f) {
-      f.addEventListener('input', apply);
-      f.addEventListener('change', apply);
-    });
+    // a text field filters as one types; a select when it changes (not on blur: that would redraw the list under a click)
+    fSession.addEventListener('input', apply);
+    [fReceiver, fSynthetic, fTrigger].forEach(function (f) { f.addEventListener('change', apply); });
     prevB.addEventListener('click', function () { page--; draw(); });
     nextB.addEventListener('click', function () { page++; draw(); });
     apply();
@@ -430,7 +441,7 @@
       err.textContent = '';
       clear(list);
       call('/console/api/tenants/' + encodeURIComponent(tenant) + '/sessions').then(function (body) {
-        who.textContent = 'read-only \u00b7 tenant ' + tenant + ' \u00b7 ' + body.sessions.length + ' sessions on '
+        who.textContent = 'read-only \u00b7 tenant ' + tenant + ' \u00b7 ' + body.sessions.length + (body.sessions.length === 1 ? ' session on ' : ' sessions on ')
           + body.served_by + (body.truncated ? ' (first ' + body.sessions.length + ')' : '');
         body.sessions.forEach(function (s) {
           var li = add(list, el('li'));
