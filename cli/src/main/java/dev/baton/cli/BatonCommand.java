@@ -60,6 +60,7 @@ import picocli.CommandLine.Spec;
             dev.baton.service.ops.TopicsCommand.class,
             dev.baton.service.ops.ResetCommand.class,
             VerifyCommand.class,
+            ViewCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class BatonCommand implements Callable<Integer> {

@@ -21,6 +21,8 @@ import com.sun.net.httpserver.HttpServer;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
+import dev.baton.service.viewer.ViewerPage;
+
 /**
  * The HTTP side of {@code baton run} (JDK's built-in server):
  * <ul>
@@ -30,6 +32,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  *   <li>{@code /metrics}: Prometheus text (Kafka Streams, Baton's counters, JVM);</li>
  *   <li>{@code /sessions/{tenant}/{session}}: see {@link SessionQuery}; needs a bearer token for the tenant
  *       ({@link TenantTokens}).</li>
+ *   <li>{@code /console}: the snapshot viewer ({@link ViewerPage}), a page without data under a strict
+ *       Content-Security-Policy; its script asks {@code /console/api/tenants/{tenant}/sessions} (the tenant's sessions
+ *       in this instance's stores) and {@code /sessions/...}, both with the token the user gives, as a header.</li>
  * </ul>
  * Health, readiness and metrics are unauthenticated and carry no tenant data. Health and readiness are answered by the
  * server's own pool (up to {@value #SERVER_THREADS} threads, grown on demand), which only ever does constant-time work:
@@ -49,6 +54,11 @@ final class HttpEndpoints implements AutoCloseable {
     interface QueryHandler {
         SessionQuery.Answer query(String tenantId, String sessionId, Map<String, String> params, boolean forwarded,
                 String authorization);
+
+        /** The tenant's sessions in this instance's stores ({@code /console}'s list); none where nothing is stored. */
+        default SessionQuery.Answer sessions(String tenantId) {
+            return SessionQuery.Answer.error(503, "this instance lists no sessions");
+        }
     }
 
     /** Where and how much: see docs/configuration.md ({@code baton.http.*}). */
@@ -133,8 +143,94 @@ final class HttpEndpoints implements AutoCloseable {
             offload(exchange, queries, "too many session queries at once; retry shortly",
                     () -> session(exchange, sessions, tokens));
         });
+        server.createContext("/console", exchange -> {
+            if (tooLong(exchange)) return;
+            String path = exchange.getRequestURI().getRawPath();
+            if (path.equals("/console") || path.equals("/console/")) {
+                console(exchange);
+            } else if (path.startsWith(CONSOLE_SESSIONS_PREFIX) && path.endsWith("/sessions")) {
+                offload(exchange, queries, "too many session queries at once; retry shortly",
+                        () -> sessionList(exchange, path, sessions, tokens));
+            } else {
+                respond(exchange, SessionQuery.Answer.error(404, "use /console or /console/api/tenants/{tenant_id}/sessions"));
+            }
+        });
         server.createContext("/", exchange -> text(exchange, 404,
-                "Baton: /healthz /readyz /metrics /sessions/{tenant_id}/{session_id}\n"));
+                "Baton: /healthz /readyz /metrics /sessions/{tenant_id}/{session_id} /console\n"));
+    }
+
+    private static final String CONSOLE_SESSIONS_PREFIX = "/console/api/tenants/";
+    private static final byte[] CONSOLE_PAGE = ViewerPage.console().getBytes(StandardCharsets.UTF_8);
+
+    /** The viewer page: static, no data, so no token is needed to load it (its script asks with the user's token). */
+    private static void console(HttpExchange exchange) throws IOException {
+        if (!exchange.getRequestMethod().equals("GET")) {
+            respond(exchange, SessionQuery.Answer.error(405, "read-only: GET only"));
+            return;
+        }
+        exchange.getResponseHeaders().set("Content-Security-Policy", ViewerPage.consoleHeaderPolicy());
+        exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+        exchange.getResponseHeaders().set("Referrer-Policy", "no-referrer");
+        exchange.getResponseHeaders().set("X-Frame-Options", "DENY");
+        respond(exchange, 200, "text/html; charset=utf-8", CONSOLE_PAGE);
+    }
+
+    /** {@code GET /console/api/tenants/{tenant}/sessions}: behind the tenant's token, as a session query is. */
+    private static void sessionList(HttpExchange exchange, String path, Supplier<QueryHandler> sessions,
+            TenantTokens tokens) throws IOException {
+        if (!exchange.getRequestMethod().equals("GET")) {
+            respond(exchange, SessionQuery.Answer.error(405, "read-only: GET only"));
+            return;
+        }
+        String tenant;
+        try {
+            tenant = decode(path.substring(CONSOLE_SESSIONS_PREFIX.length(), path.length() - "/sessions".length()));
+        } catch (IllegalArgumentException e) {
+            respond(exchange, SessionQuery.Answer.error(400, "malformed percent-encoding"));
+            return;
+        }
+        if (!QueryParameters.isQueryableId(tenant)) {
+            respond(exchange, SessionQuery.Answer.error(400,
+                    "the tenant must be an id (1–128 characters of [A-Za-z0-9._:-], not . or ..)"));
+            return;
+        }
+        if (!authorized(exchange, tokens, tenant)) return;
+        QueryHandler query = sessions.get();
+        SessionQuery.Answer answer;
+        try {
+            answer = query == null ? SessionQuery.Answer.error(503, "starting") : query.sessions(tenant);
+        } catch (RuntimeException e) {
+            answer = SessionQuery.Answer.error(500, "listing failed: " + e.getClass().getSimpleName());
+        }
+        respond(exchange, answer);
+    }
+
+    /** Checks the bearer token for {@code tenant}; answers the refusal (and returns false) when it does not hold. */
+    private static boolean authorized(HttpExchange exchange, TenantTokens tokens, String tenant) throws IOException {
+        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        TenantTokens.Access access = tokens == null ? TenantTokens.Access.MISSING : tokens.check(authorization, tenant);
+        switch (access) {
+            case MISSING, INVALID -> {
+                exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"baton\"");
+                respond(exchange, SessionQuery.Answer.error(401, tokens == null
+                        ? "session queries are off: no baton.http.tokens-file is configured"
+                        : "a bearer token for this tenant is needed (Authorization: Bearer TOKEN)"));
+                return false;
+            }
+            case UNAVAILABLE -> {
+                respond(exchange, SessionQuery.Answer.error(503, "session queries are refused: the tokens file cannot "
+                        + "be read or is invalid, so every token is revoked until an operator fixes it"));
+                return false;
+            }
+            case FORBIDDEN -> {
+                respond(exchange, SessionQuery.Answer.error(403, "this token is not for this tenant"));
+                return false;
+            }
+            case ALLOWED -> {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void session(HttpExchange exchange, Supplier<QueryHandler> sessions, TenantTokens tokens)
@@ -170,27 +266,8 @@ final class HttpEndpoints implements AutoCloseable {
             respond(exchange, SessionQuery.Answer.error(400, e.getMessage()));
             return;
         }
+        if (!authorized(exchange, tokens, tenant)) return;
         String authorization = exchange.getRequestHeaders().getFirst("Authorization");
-        TenantTokens.Access access = tokens == null ? TenantTokens.Access.MISSING : tokens.check(authorization, tenant);
-        switch (access) {
-            case MISSING, INVALID -> {
-                exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"baton\"");
-                respond(exchange, SessionQuery.Answer.error(401, tokens == null
-                        ? "session queries are off: no baton.http.tokens-file is configured"
-                        : "a bearer token for this tenant is needed (Authorization: Bearer TOKEN)"));
-                return;
-            }
-            case UNAVAILABLE -> {
-                respond(exchange, SessionQuery.Answer.error(503, "session queries are refused: the tokens file cannot "
-                        + "be read or is invalid, so every token is revoked until an operator fixes it"));
-                return;
-            }
-            case FORBIDDEN -> {
-                respond(exchange, SessionQuery.Answer.error(403, "this token is not for this tenant"));
-                return;
-            }
-            case ALLOWED -> { }
-        }
         boolean forwarded = exchange.getRequestHeaders().getFirst(SessionQuery.FORWARDED_HEADER) != null;
         QueryHandler query = sessions.get();
         SessionQuery.Answer answer;

@@ -95,7 +95,7 @@ public final class ServiceRunner {
         HttpEndpoints http = new HttpEndpoints(new HttpEndpoints.Settings(config.httpBindAddress(), config.httpPort(),
                 config.httpMaxUrlChars(), config.httpMaxConcurrentQueries()),
                 () -> app.get() == null ? KafkaStreams.State.CREATED : app.get().state(), metrics,
-                () -> sessions.get() == null ? null : sessions.get()::query, tokens);
+                sessions::get, tokens);
         http.start();
 
         // interactive queries between instances: where this one answers (the HTTP port, once bound)

@@ -16,7 +16,9 @@ import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.processor.StreamPartitioner;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
@@ -51,7 +53,10 @@ import dev.baton.topology.BatonCodecs;
  * (receiver {@code to_agent}, default the session's primary agent; {@code target} LOCAL or CLAUDE_CLI;
  * optional {@code message_budget_chars}). Nothing is written and no hand-off id is remembered.
  */
-final class SessionQuery {
+final class SessionQuery implements HttpEndpoints.QueryHandler {
+
+    /** Most sessions {@link #sessions} lists (the console's list); past it the answer says {@code truncated}. */
+    static final int MAX_LISTED_SESSIONS = 1000;
 
     static {
         // the generated builders load nested record classes by name (Avro 1.12.2 checks them)
@@ -102,7 +107,8 @@ final class SessionQuery {
      *                      where a request is forwarded to comes only from Kafka Streams' metadata
      * @param authorization the request's Authorization header, passed on when the request is forwarded
      */
-    Answer query(String tenantId, String sessionId, Map<String, String> params, boolean forwarded,
+    @Override
+    public Answer query(String tenantId, String sessionId, Map<String, String> params, boolean forwarded,
             String authorization) {
         if (SessionKey.ifValid(tenantId, sessionId).isEmpty()) {
             return Answer.error(400, "tenant and session must be ids (1–128 characters of [A-Za-z0-9._:-])");
@@ -125,6 +131,37 @@ final class SessionQuery {
             return forward(owner.activeHost(), tenantId, sessionId, params, authorization);
         }
         return local(tenantId, sessionId, key, params);
+    }
+
+    /**
+     * The tenant's sessions held by this instance's active stores (not its standbys, not other instances': the
+     * console shows which instance answered), in key order, at most {@value #MAX_LISTED_SESSIONS}. Keys are
+     * {@code tenant/session} and ids never hold {@code /}, so the prefix {@code tenant/} selects exactly this tenant.
+     */
+    @Override
+    public Answer sessions(String tenantId) {
+        if (!Identifiers.isValidId(tenantId)) {
+            return Answer.error(400, "the tenant must be an id (1–128 characters of [A-Za-z0-9._:-])");
+        }
+        ObjectNode body = JSON.createObjectNode();
+        body.put("tenant_id", tenantId).put("served_by", self.host() + ":" + self.port());
+        ArrayNode list = body.putArray("sessions");
+        boolean truncated = false;
+        try (KeyValueIterator<String, byte[]> it = this.<String>readOnly(SessionContextProcessor.SESSION_STORE)
+                .prefixScan(tenantId + "/", new StringSerializer())) {
+            while (it.hasNext()) {
+                String key = it.next().key;
+                if (list.size() == MAX_LISTED_SESSIONS) {
+                    truncated = true;
+                    break;
+                }
+                list.addObject().put("session_id", key.substring(tenantId.length() + 1));
+            }
+        } catch (InvalidStateStoreException e) {
+            return Answer.error(503, "the session store is not queryable right now (" + e.getMessage() + "); retry shortly");
+        }
+        body.put("truncated", truncated);
+        return Answer.json(200, body);
     }
 
     private static boolean isUnknown(HostInfo host) {
