@@ -1,9 +1,11 @@
 package dev.baton.config;
 
 import dev.baton.engine.policy.Policy;
+import dev.baton.engine.policy.PolicyField;
 import dev.baton.engine.snapshot.SnapshotSize;
 import dev.baton.serde.RegistryOptions;
-import dev.baton.processor.SessionContextProcessor;
+import dev.baton.processor.JTokkitTokenizers;
+import dev.baton.processor.SnapshotFit;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -11,7 +13,6 @@ import org.apache.kafka.streams.StreamsConfig;
 
 import java.io.IOException;
 import java.io.Reader;
-import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,9 +83,6 @@ public final class BatonConfig {
     public static final String CHANGELOG_MIN_INSYNC_REPLICAS = StreamsConfig.TOPIC_PREFIX + "min.insync.replicas";
     /** The most of an OVERSIZED record's value its dead letter carries. */
     public static final int OVERSIZED_EXCERPT_BYTES = 64 * 1024;
-    /** Policy keys of Baton's own extensions (issue 11: token caps and counts), not the contract's. */
-    public static final Set<String> BATON_POLICY_EXTENSIONS = Set.of(POLICY_PREFIX + "transcript_budget_tokens",
-            POLICY_PREFIX + "transcript_budget_encoding", POLICY_PREFIX + "token_count_encodings");
 
     /** Variables with the BATON_ prefix that are not settings (read by the launcher or as the file's path). */
     public static final Set<String> NON_SETTING_VARIABLES = Set.of("BATON_CONFIG", "BATON_OPTS", "BATON_JAVA_OPTS",
@@ -215,19 +213,6 @@ public final class BatonConfig {
         return format() == Format.AVRO ? SnapshotSize.Encoding.AVRO : SnapshotSize.Encoding.JSON;
     }
 
-    /**
-     * Why a snapshot under {@code policy} cannot fit a record of {@code maxOutputBytes}, or null when it can: its
-     * {@link SnapshotSize#policyBound policy bound} plus the record's overhead must fit.
-     */
-    public static String policyDoesNotFit(Policy policy, SnapshotSize.Encoding encoding, int maxOutputBytes) {
-        long bound = SnapshotSize.policyBound(policy, encoding) + SessionContextProcessor.RECORD_OVERHEAD_BYTES;
-        if (bound <= maxOutputBytes) return null;
-        return "a snapshot under this policy can take up to " + bound + " bytes in " + encoding
-                + " (transcript budget " + policy.maxTranscriptBudget() + " characters × " + encoding.bytesPerChar
-                + " bytes, brick, framing, retention lists; see docs/operations.md), more than "
-                + MAX_OUTPUT_BYTES + " (" + maxOutputBytes + ")";
-    }
-
     public String httpBindAddress() {
         return values.get(HTTP_BIND_ADDRESS);
     }
@@ -275,20 +260,16 @@ public final class BatonConfig {
         return values.get(StreamsConfig.APPLICATION_ID_CONFIG);
     }
 
-    /** The policy of tenants without a TenantPolicy record: the contract's defaults with {@code baton.policy.*}. */
+    /**
+     * The policy of tenants without a TenantPolicy record: the contract's defaults with {@code baton.policy.*}
+     * applied, field by field from {@link PolicyField} (checked when the configuration is built).
+     */
     public Policy defaultPolicy() {
         Policy.Builder b = Policy.defaults().toBuilder();
-        for (RecordComponent c : Policy.class.getRecordComponents()) {
-            String v = values.get(POLICY_PREFIX + snake(c.getName()));
+        for (PolicyField f : PolicyField.values()) {
+            String v = values.get(POLICY_PREFIX + f.key());
             if (v == null) continue;
-            try {
-                var field = Policy.Builder.class.getField(c.getName());
-                if (c.getType() == int.class) field.setInt(b, Integer.parseInt(v));
-                else if (c.getType() == long.class) field.setLong(b, Long.parseLong(v));
-                else field.set(b, v);
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException("Policy.Builder has no field " + c.getName(), e);
-            }
+            f.set(b, f.type() == PolicyField.Type.TEXT ? v : (Object) Long.parseLong(v));
         }
         return b.build();
     }
@@ -462,24 +443,18 @@ public final class BatonConfig {
                             + k + " unset (it follows " + MAX_OUTPUT_BYTES + ") or lower " + MAX_OUTPUT_BYTES);
                 }
             }
-            Policy defaults;
-            try {
-                defaults = c.defaultPolicy();
-            } catch (RuntimeException e) {
-                throw new BatonConfigException("invalid default policy (baton.policy.*): " + e.getMessage(), e);
+            // the default policy passes the same checks as a tenant's (TenantPolicyDecoder.validate)
+            Policy defaults = c.defaultPolicy();
+            List<String> problems = defaults.problems(JTokkitTokenizers.shared());
+            if (!problems.isEmpty()) {
+                throw new BatonConfigException("invalid default policy (" + POLICY_PREFIX + "*): "
+                        + String.join("; ", problems));
             }
-            String tooLarge = policyDoesNotFit(defaults, c.snapshotEncoding(), max);
+            String tooLarge = SnapshotFit.whyNot(defaults, c.snapshotEncoding(), max);
             if (tooLarge != null) {
                 throw new BatonConfigException("the default policy (baton.policy.*) is refused: " + tooLarge
                         + " (from " + c.origin(MAX_OUTPUT_BYTES) + "); lower baton.policy.transcript_budget_chars or "
                         + "raise " + MAX_OUTPUT_BYTES);
-            }
-            List<String> unknown = dev.baton.ingest.TenantPolicyDecoder.unknownEncodings(defaults);
-            if (!unknown.isEmpty()) {
-                throw new BatonConfigException("unknown token encoding(s) " + String.join(", ", unknown) + " in "
-                        + POLICY_PREFIX + "transcript_budget_encoding or " + POLICY_PREFIX
-                        + "token_count_encodings; expected one of "
-                        + String.join(", ", dev.baton.processor.JTokkitTokenizers.shared().encodings()));
             }
         }
 
@@ -631,36 +606,25 @@ public final class BatonConfig {
                                 + "dev.baton.topology.BatonProductionExceptionHandler (set by the topology)."),
                 Setting.string(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, null,
                         "Kafka Streams' own dead-letter topic (KIP-1034); default: " + DEAD_LETTERS_TOPIC + ".")));
-        for (RecordComponent c : Policy.class.getRecordComponents()) {
-            String key = POLICY_PREFIX + snake(c.getName());
-            // no built-in value here: an unset key keeps the contract's default (shown by contractDefault)
-            String doc = "Default policy: TenantPolicy field `" + snake(c.getName()) + "`." + switch (c.getName()) {
-                case "transcriptBudgetTokens" -> " Transcript cap in tokens of the encoding below, besides characters"
-                        + " (the smaller wins); 0: no token cap.";
-                case "transcriptBudgetEncoding" -> " o200k_base, cl100k_base, p50k_base, p50k_edit or r50k_base.";
-                case "tokenCountEncodings" -> " Comma-separated encodings counted exactly into stats.token_counts;"
-                        + " empty: no counting.";
-                default -> "";
-            };
-            if (c.getType() == int.class) list.add(Setting.integer(key, null, 0, Integer.MAX_VALUE, doc));
-            else if (c.getType() == long.class) list.add(Setting.longValue(key, null, 0, doc));
-            else list.add(Setting.string(key, null, doc));
+        for (PolicyField f : PolicyField.values()) {
+            // no built-in value here: an unset key keeps the contract's default (Policy.defaults())
+            String key = POLICY_PREFIX + f.key();
+            String doc = "Default policy: TenantPolicy field `" + f.key() + "`. " + f.doc();
+            switch (f.type()) {
+                case INT -> list.add(Setting.integer(key, null, f.min(), f.max(), doc));
+                case LONG -> list.add(Setting.longValue(key, null, f.min(), doc));
+                case TEXT -> list.add(Setting.string(key, null, doc));
+            }
         }
         list.forEach(s -> m.put(s.key(), s));
         return Collections.unmodifiableMap(m);
     }
 
-    /** The contract's default of a {@code baton.policy.*} key (from {@link Policy#defaults()}), else null. */
-    public static Object contractDefault(String key) {
+    /** The policy field a {@code baton.policy.*} key sets, or null. */
+    public static PolicyField policyField(String key) {
         if (!key.startsWith(POLICY_PREFIX)) return null;
-        for (RecordComponent c : Policy.class.getRecordComponents()) {
-            if (key.equals(POLICY_PREFIX + snake(c.getName()))) {
-                try {
-                    return c.getAccessor().invoke(Policy.defaults());
-                } catch (ReflectiveOperationException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
+        for (PolicyField f : PolicyField.values()) {
+            if (key.equals(POLICY_PREFIX + f.key())) return f;
         }
         return null;
     }
@@ -682,12 +646,4 @@ public final class BatonConfig {
         return m;
     }
 
-    static String snake(String camel) {
-        StringBuilder sb = new StringBuilder();
-        for (char ch : camel.toCharArray()) {
-            if (Character.isUpperCase(ch)) sb.append('_').append(Character.toLowerCase(ch));
-            else sb.append(ch);
-        }
-        return sb.toString();
-    }
 }

@@ -15,9 +15,10 @@ public final class ConfigurationTable {
                 case CHOICE -> String.join(" \\| ", s.choices());
                 case STRING -> "text";
             };
-            Object contract = BatonConfig.contractDefault(s.key());
+            var field = BatonConfig.policyField(s.key());
+            Object contract = field == null ? null : field.defaultValue();
             String def;
-            if (BatonConfig.BATON_POLICY_EXTENSIONS.contains(s.key())) {
+            if (field != null && dev.baton.engine.policy.PolicyField.EXTENSIONS.contains(field)) {
                 String v = String.valueOf(contract);
                 def = v.isEmpty() ? "(empty: none)" : v.equals("0") ? "`0` (none)" : "`" + v + "`";
             } else if (contract instanceof String) def = "the contract's text";

@@ -139,6 +139,45 @@ public record Policy(
         return out;
     }
 
+    /**
+     * Everything wrong with this policy, in the order of {@link PolicyField}, or an empty list when it is valid: the
+     * one check of a policy, whether it is the default policy of the configuration or a tenant's from the policies
+     * topic. A value is out of bounds ({@link PolicyField#min()}: sizes, budgets and counts that must exist are
+     * &gt; 0, every other number &gt;= 0; text is not null), or an encoding (token cap or counts) is one that
+     * {@code tokenizers} does not know.
+     */
+    public java.util.List<String> problems(dev.baton.engine.tokens.Tokenizers tokenizers) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (PolicyField f : PolicyField.values()) {
+            String p = f.problem(this);
+            if (p != null) out.add(p);
+        }
+        java.util.List<String> unknown = new java.util.ArrayList<>();
+        for (String e : tokenEncodingsUsed()) {
+            if (tokenizers.get(e) == null) unknown.add(quote(e));
+        }
+        if (!unknown.isEmpty()) {
+            out.add("unknown token encoding(s) " + String.join(", ", unknown) + "; expected one of "
+                    + String.join(", ", tokenizers.encodings()));
+        }
+        return out;
+    }
+
+    /** A name as an error message shows it: quoted, control characters escaped, at most 100 characters. */
+    private static String quote(String s) {
+        int cut = Math.min(s.length(), 100);
+        if (cut < s.length() && Character.isHighSurrogate(s.charAt(cut - 1))) cut--; // never split a pair
+        StringBuilder b = new StringBuilder(cut + 24).append('\'');
+        for (int i = 0; i < cut; i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == 0x7f) b.append(String.format("\\u%04x", (int) c));
+            else b.append(c);
+        }
+        b.append(cut < s.length() ? "…'" : "'");
+        if (cut < s.length()) b.append(" (").append(s.length()).append(" characters)");
+        return b.toString();
+    }
+
     public Builder toBuilder() {
         return new Builder(this);
     }
