@@ -67,8 +67,8 @@ public final class BatonTopology {
                 BatonProductionExceptionHandler.class.getName());
         // RocksDB memory bounded by configuration (one shared block cache and write-buffer budget per instance)
         p.putIfAbsent(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbConfig.class.getName());
-        p.put(BoundedRocksDbConfig.TOTAL_BYTES, Long.toString(config.rocksDbTotalBytes()));
-        p.put(BoundedRocksDbConfig.WRITE_BUFFER_BYTES, Long.toString(config.rocksDbWriteBufferBytes()));
+        p.put(BoundedRocksDbConfig.TOTAL_BYTES, Long.toString(config.rocksDb().totalBytes()));
+        p.put(BoundedRocksDbConfig.WRITE_BUFFER_BYTES, Long.toString(config.rocksDb().writeBufferBytes()));
         // Kafka Streams 4.3's partition assignor builds a second StreamsConfig from the main consumer's settings, which
         // carry no Streams setting, so it warned that the handler is off for the global thread although it is on. The
         // main consumer's prefix hands it the same value (docs/topology.md, "Exception handlers").
