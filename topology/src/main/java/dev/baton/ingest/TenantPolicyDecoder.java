@@ -1,5 +1,6 @@
 package dev.baton.ingest;
 
+import dev.baton.engine.model.Excerpt;
 import dev.baton.avro.TenantPolicy;
 import dev.baton.engine.model.Identifiers;
 import dev.baton.engine.policy.Policy;

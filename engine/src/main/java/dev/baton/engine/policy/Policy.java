@@ -154,28 +154,13 @@ public record Policy(
         }
         java.util.List<String> unknown = new java.util.ArrayList<>();
         for (String e : tokenEncodingsUsed()) {
-            if (tokenizers.get(e) == null) unknown.add(quote(e));
+            if (tokenizers.get(e) == null) unknown.add(dev.baton.engine.model.Excerpt.quote(e));
         }
         if (!unknown.isEmpty()) {
             out.add("unknown token encoding(s) " + String.join(", ", unknown) + "; expected one of "
                     + String.join(", ", tokenizers.encodings()));
         }
         return out;
-    }
-
-    /** A name as an error message shows it: quoted, control characters escaped, at most 100 characters. */
-    private static String quote(String s) {
-        int cut = Math.min(s.length(), 100);
-        if (cut < s.length() && Character.isHighSurrogate(s.charAt(cut - 1))) cut--; // never split a pair
-        StringBuilder b = new StringBuilder(cut + 24).append('\'');
-        for (int i = 0; i < cut; i++) {
-            char c = s.charAt(i);
-            if (c < 0x20 || c == 0x7f) b.append(String.format("\\u%04x", (int) c));
-            else b.append(c);
-        }
-        b.append(cut < s.length() ? "…'" : "'");
-        if (cut < s.length()) b.append(" (").append(s.length()).append(" characters)");
-        return b.toString();
     }
 
     public Builder toBuilder() {
