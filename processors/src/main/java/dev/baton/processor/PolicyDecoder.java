@@ -7,7 +7,7 @@ import dev.baton.engine.policy.Policy;
  * {@link Policy}: the application's default policy with every field the record sets applied.
  *
  * <p>Implementations throw {@link IllegalArgumentException} for a record they cannot read or that is invalid (the
- * caller then keeps the tenant's last good policy), and a {@link DependencyUnavailableException} when something
+ * store's updater then keeps the tenant's last valid policy), and a {@link DependencyUnavailableException} when something
  * they depend on (a schema registry) cannot be reached: that says nothing about the record and must fail the task.
  */
 @FunctionalInterface

@@ -11,14 +11,12 @@ import java.util.Map;
 
 /**
  * Resolves the {@link Policy} of a tenant from the global store {@code baton-tenant-policies} (tenant_id -> the raw
- * TenantPolicy bytes, exactly as on the topic). A tenant without a record gets {@code defaults}: the contract says
- * "missing policy means contract defaults".
+ * bytes of the tenant's last valid TenantPolicy record, kept by {@link TenantPolicyStoreUpdater}). A tenant without a
+ * record gets {@code defaults}: the contract says "missing policy means contract defaults".
  *
- * <p>The store keeps raw bytes rather than decoded policies because Kafka Streams restores a global store straight
- * from its topic, bypassing the store's processor: whatever the processor writes must be what the topic holds.
- * Decoding on every event would be wasteful, so decoded policies are cached per tenant and reused while the stored
- * bytes stay the same (a policy update changes the bytes and is picked up on the next event). A record that cannot
- * be read is rejected as a whole: the tenant keeps the last good policy this task saw (the defaults if none).
+ * <p>Decoding on every event would be wasteful, so decoded policies are memoized per tenant while the stored bytes
+ * stay the same (a policy update changes the bytes and is picked up on the next event). The memo only saves work: the
+ * answer depends on the stored bytes alone, never on what this task saw before.
  */
 public final class TenantPolicies {
     private static final Logger LOG = LoggerFactory.getLogger(TenantPolicies.class);
@@ -58,11 +56,10 @@ public final class TenantPolicies {
         try {
             policy = decoder.decode(tenantId, bytes);
         } catch (IllegalArgumentException e) {
-            // A bad record is rejected as a whole: the tenant keeps its last good policy (defaults if none seen).
-            // Logged once per distinct bad record, because the cache then remembers the fallback for these bytes.
-            policy = cached != null ? cached.policy : defaults;
-            LOG.warn("Tenant policy of {} cannot be read; keeping {} until it is replaced: {}", tenantId,
-                    cached != null ? "its last good policy" : "the default policy", e.toString());
+            // The store holds only records its updater found valid with this configuration, so this is a bug; the
+            // answer still depends on the bytes alone (the memo keeps it for these bytes, logged once).
+            policy = defaults;
+            LOG.error("Stored tenant policy of {} cannot be read; using the default policy: {}", tenantId, e.toString());
         }
         cache.put(tenantId, new Cached(bytes, policy));
         return policy;

@@ -20,6 +20,7 @@ import dev.baton.app.ExitCodes;
 import dev.baton.app.StreamsApp;
 import dev.baton.app.TopicLimits;
 import dev.baton.config.BatonConfig;
+import dev.baton.config.HttpSettings;
 import dev.baton.config.ConfigLoader;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -79,21 +80,22 @@ public final class ServiceRunner {
                 .meterFilter(MetricFilters.withoutProcessId());
         AtomicReference<StreamsApp> app = new AtomicReference<>();
         AtomicReference<SessionQuery> sessions = new AtomicReference<>();
+        HttpSettings httpSettings = config.http();
         TenantTokens tokens = null;
-        if (config.httpTokensFile().isPresent()) {
+        if (httpSettings.tokensFile().isPresent()) {
             try {
-                tokens = new TenantTokens(config.httpTokensFile().get());
+                tokens = new TenantTokens(httpSettings.tokensFile().get());
             } catch (IOException | IllegalArgumentException e) {
                 throw new AppFailure(ExitCodes.USAGE, "cannot read " + BatonConfig.HTTP_TOKENS_FILE + ": " + e.getMessage());
             }
-            LOG.info("Session queries need one of the {} bearer tokens of {}", tokens.size(), config.httpTokensFile().get());
+            LOG.info("Session queries need one of the {} bearer tokens of {}", tokens.size(), httpSettings.tokensFile().get());
             tokens.bindTo(metrics);
         } else {
             LOG.warn("No {} is configured: /sessions queries are refused (401)", BatonConfig.HTTP_TOKENS_FILE);
             TenantTokens.bindWithoutFile(metrics);
         }
-        HttpEndpoints http = new HttpEndpoints(new HttpEndpoints.Settings(config.httpBindAddress(), config.httpPort(),
-                config.httpMaxUrlChars(), config.httpMaxConcurrentQueries()),
+        HttpEndpoints http = new HttpEndpoints(new HttpEndpoints.Settings(httpSettings.bindAddress(),
+                httpSettings.port(), httpSettings.maxUrlChars(), httpSettings.maxConcurrentQueries()),
                 () -> app.get() == null ? KafkaStreams.State.CREATED : app.get().state(), metrics,
                 sessions::get, tokens);
         http.start();

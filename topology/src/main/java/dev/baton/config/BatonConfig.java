@@ -1,17 +1,20 @@
 package dev.baton.config;
 
 import dev.baton.engine.policy.Policy;
+import dev.baton.engine.policy.PolicyField;
 import dev.baton.engine.snapshot.SnapshotSize;
 import dev.baton.serde.RegistryOptions;
-import dev.baton.processor.SessionContextProcessor;
+import dev.baton.processor.JTokkitTokenizers;
+import dev.baton.processor.SnapshotFit;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.StreamsConfig;
 
 import java.io.IOException;
 import java.io.Reader;
-import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,9 +85,6 @@ public final class BatonConfig {
     public static final String CHANGELOG_MIN_INSYNC_REPLICAS = StreamsConfig.TOPIC_PREFIX + "min.insync.replicas";
     /** The most of an OVERSIZED record's value its dead letter carries. */
     public static final int OVERSIZED_EXCERPT_BYTES = 64 * 1024;
-    /** Policy keys of Baton's own extensions (issue 11: token caps and counts), not the contract's. */
-    public static final Set<String> BATON_POLICY_EXTENSIONS = Set.of(POLICY_PREFIX + "transcript_budget_tokens",
-            POLICY_PREFIX + "transcript_budget_encoding", POLICY_PREFIX + "token_count_encodings");
 
     /** Variables with the BATON_ prefix that are not settings (read by the launcher or as the file's path). */
     public static final Set<String> NON_SETTING_VARIABLES = Set.of("BATON_CONFIG", "BATON_OPTS", "BATON_JAVA_OPTS",
@@ -99,8 +99,8 @@ public final class BatonConfig {
 
     public enum Format { AVRO, JSON }
 
-    /** Every setting with a built-in default or a type check, in documentation order. */
-    public static final Map<String, Setting> SETTINGS = settings();
+    /** Every setting with a built-in default or a type check, in documentation order ({@link BatonSettings}). */
+    public static final ConfigDef SETTINGS = BatonSettings.definition();
 
     private final Map<String, String> values;
     private final Map<String, String> origins;
@@ -124,16 +124,20 @@ public final class BatonConfig {
      */
     public static BatonConfig load(Path configFile, Map<String, String> env, Map<String, String> flags) {
         Builder b = builder();
-        Path file = configFile;
-        if (file == null && env.get("BATON_CONFIG") != null && !env.get("BATON_CONFIG").isBlank()) {
-            file = Path.of(env.get("BATON_CONFIG"));
-        }
+        Path file = configFile(configFile, env);
         if (file != null) b.file(file);
         b.environment(env);
         new TreeMap<>(flags).forEach((flag, value) -> {
             if (value != null) b.flag(flag, value);
         });
         return b.build();
+    }
+
+    /** The properties file of the precedence: {@code --config}'s, else {@code BATON_CONFIG}'s, else null (none). */
+    public static Path configFile(Path configFlag, Map<String, String> env) {
+        if (configFlag != null) return configFlag;
+        String named = env.get("BATON_CONFIG");
+        return named == null || named.isBlank() ? null : Path.of(named);
     }
 
     /** Built-in defaults overridden by {@code overrides} (origin "code"): for tests and embedded use. */
@@ -201,6 +205,17 @@ public final class BatonConfig {
         return Long.parseLong(values.get(ROCKSDB_WRITE_BUFFER_BYTES));
     }
 
+    /** What the HTTP endpoints read: address, port, limits and the tokens file. */
+    public HttpSettings http() {
+        return new HttpSettings(httpBindAddress(), httpPort(), httpMaxUrlChars(), httpMaxConcurrentQueries(),
+                httpTokensFile());
+    }
+
+    /** What the RocksDB stores read: the instance's memory bounds. */
+    public RocksDbSettings rocksDb() {
+        return new RocksDbSettings(rocksDbTotalBytes(), rocksDbWriteBufferBytes());
+    }
+
     public int httpPort() {
         return Integer.parseInt(values.get(HTTP_PORT));
     }
@@ -213,19 +228,6 @@ public final class BatonConfig {
     /** The snapshots' format as {@link SnapshotSize} measures it. */
     public SnapshotSize.Encoding snapshotEncoding() {
         return format() == Format.AVRO ? SnapshotSize.Encoding.AVRO : SnapshotSize.Encoding.JSON;
-    }
-
-    /**
-     * Why a snapshot under {@code policy} cannot fit a record of {@code maxOutputBytes}, or null when it can: its
-     * {@link SnapshotSize#policyBound policy bound} plus the record's overhead must fit.
-     */
-    public static String policyDoesNotFit(Policy policy, SnapshotSize.Encoding encoding, int maxOutputBytes) {
-        long bound = SnapshotSize.policyBound(policy, encoding) + SessionContextProcessor.RECORD_OVERHEAD_BYTES;
-        if (bound <= maxOutputBytes) return null;
-        return "a snapshot under this policy can take up to " + bound + " bytes in " + encoding
-                + " (transcript budget " + policy.maxTranscriptBudget() + " characters × " + encoding.bytesPerChar
-                + " bytes, brick, framing, retention lists; see docs/operations.md), more than "
-                + MAX_OUTPUT_BYTES + " (" + maxOutputBytes + ")";
     }
 
     public String httpBindAddress() {
@@ -275,20 +277,16 @@ public final class BatonConfig {
         return values.get(StreamsConfig.APPLICATION_ID_CONFIG);
     }
 
-    /** The policy of tenants without a TenantPolicy record: the contract's defaults with {@code baton.policy.*}. */
+    /**
+     * The policy of tenants without a TenantPolicy record: the contract's defaults with {@code baton.policy.*}
+     * applied, field by field from {@link PolicyField} (checked when the configuration is built).
+     */
     public Policy defaultPolicy() {
         Policy.Builder b = Policy.defaults().toBuilder();
-        for (RecordComponent c : Policy.class.getRecordComponents()) {
-            String v = values.get(POLICY_PREFIX + snake(c.getName()));
+        for (PolicyField f : PolicyField.values()) {
+            String v = values.get(POLICY_PREFIX + f.key());
             if (v == null) continue;
-            try {
-                var field = Policy.Builder.class.getField(c.getName());
-                if (c.getType() == int.class) field.setInt(b, Integer.parseInt(v));
-                else if (c.getType() == long.class) field.setLong(b, Long.parseLong(v));
-                else field.set(b, v);
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException("Policy.Builder has no field " + c.getName(), e);
-            }
+            f.set(b, f.type() == PolicyField.Type.TEXT ? v : (Object) Long.parseLong(v));
         }
         return b.build();
     }
@@ -336,8 +334,11 @@ public final class BatonConfig {
         private final Set<String> explicit = new HashSet<>();
 
         private Builder() {
-            SETTINGS.values().forEach(s -> {
-                if (s.defaultValue() != null) put(s.key(), s.defaultValue(), "built-in default", false);
+            SETTINGS.configKeys().values().forEach(s -> {
+                // an unset baton.policy.* key keeps the contract's default (Policy.defaults()): not listed
+                if (s.defaultValue != null && !s.name.startsWith(POLICY_PREFIX)) {
+                    put(s.name, s.defaultValue.toString(), "built-in default", false);
+                }
             });
         }
 
@@ -395,12 +396,12 @@ public final class BatonConfig {
 
         private void put(String key, String value, String origin, boolean isExplicit) {
             if (value == null) throw new BatonConfigException(key + " has no value (from " + origin + ")");
-            if (key.startsWith("baton.") && !SETTINGS.containsKey(key)) {
+            ConfigDef.ConfigKey s = setting(key);
+            if (key.startsWith("baton.") && s == null) {
                 throw new BatonConfigException("unknown setting " + key + " (from " + origin
                         + "); Baton's settings are listed in docs/configuration.md");
             }
-            Setting s = SETTINGS.get(key);
-            values.put(key, s == null ? value : s.check(value, origin));
+            values.put(key, s == null ? value : check(s, value, origin));
             origins.put(key, origin);
             if (isExplicit) explicit.add(key);
         }
@@ -462,24 +463,18 @@ public final class BatonConfig {
                             + k + " unset (it follows " + MAX_OUTPUT_BYTES + ") or lower " + MAX_OUTPUT_BYTES);
                 }
             }
-            Policy defaults;
-            try {
-                defaults = c.defaultPolicy();
-            } catch (RuntimeException e) {
-                throw new BatonConfigException("invalid default policy (baton.policy.*): " + e.getMessage(), e);
+            // the default policy passes the same checks as a tenant's (TenantPolicyDecoder.validate)
+            Policy defaults = c.defaultPolicy();
+            List<String> problems = defaults.problems(JTokkitTokenizers.shared());
+            if (!problems.isEmpty()) {
+                throw new BatonConfigException("invalid default policy (" + POLICY_PREFIX + "*): "
+                        + String.join("; ", problems));
             }
-            String tooLarge = policyDoesNotFit(defaults, c.snapshotEncoding(), max);
+            String tooLarge = SnapshotFit.whyNot(defaults, c.snapshotEncoding(), max);
             if (tooLarge != null) {
                 throw new BatonConfigException("the default policy (baton.policy.*) is refused: " + tooLarge
                         + " (from " + c.origin(MAX_OUTPUT_BYTES) + "); lower baton.policy.transcript_budget_chars or "
                         + "raise " + MAX_OUTPUT_BYTES);
-            }
-            List<String> unknown = dev.baton.ingest.TenantPolicyDecoder.unknownEncodings(defaults);
-            if (!unknown.isEmpty()) {
-                throw new BatonConfigException("unknown token encoding(s) " + String.join(", ", unknown) + " in "
-                        + POLICY_PREFIX + "transcript_budget_encoding or " + POLICY_PREFIX
-                        + "token_count_encodings; expected one of "
-                        + String.join(", ", dev.baton.processor.JTokkitTokenizers.shared().encodings()));
             }
         }
 
@@ -521,146 +516,66 @@ public final class BatonConfig {
 
     // ---- the settings table ---------------------------------------------------------------------------------------
 
-    private static Map<String, Setting> settings() {
-        Map<String, Setting> m = new LinkedHashMap<>();
-        List<Setting> list = new java.util.ArrayList<>(List.of(
-                Setting.string(SESSION_EVENTS_TOPIC, "baton.session-events", "Input topic of SessionEvents."),
-                Setting.string(CONTEXT_SNAPSHOTS_TOPIC, "baton.context-snapshots",
-                        "Output topic of ContextSnapshots (one per hand-off)."),
-                Setting.string(DEAD_LETTERS_TOPIC, "baton.dead-letters",
-                        "Dead-letter topic: original key and value bytes, headers baton.error.* and baton.source.*."),
-                Setting.string(TENANT_POLICIES_TOPIC, "baton.tenant-policies",
-                        "Compacted topic of TenantPolicy records, read as a global table; empty: no tenant policies."),
-                Setting.choice(FORMAT, "avro", List.of("avro", "json"),
-                        "Value format of all topics: Avro in the Confluent wire format, or JSON."),
-                Setting.string(SCHEMA_REGISTRY_URL, null,
-                        "Confluent-compatible schema registry base URL (mock://NAME: in-memory). Required for avro."),
-                Setting.string(REGISTRY_BASIC_AUTH, "",
-                        "`USER:PASSWORD` for the registry's HTTP basic auth (like Confluent's basic.auth.user.info); "
-                                + "secret, never printed."),
-                Setting.string(REGISTRY_BEARER_TOKEN, "",
-                        "A bearer token for the registry (Authorization: Bearer); secret, never printed."),
-                Setting.string(REGISTRY_TRUSTSTORE, "",
-                        "Trust store for the registry's TLS certificate (empty: the JVM's default trust)."),
-                Setting.string(REGISTRY_TRUSTSTORE_PASSWORD, "", "Its password; secret, never printed."),
-                Setting.string(REGISTRY_TRUSTSTORE_TYPE, "PKCS12", "Its type: PKCS12 or JKS."),
-                Setting.bool(REGISTRY_AUTO_REGISTER, "true",
-                        "false: never register a schema; write with the one already registered under the subject "
-                                + "(its latest version when it is Baton's schema), for registries that forbid "
-                                + "auto-registration."),
-                Setting.longValue(PUNCTUATE_INTERVAL_MS, "1000", 1,
-                        "How often the wall-clock punctuator visits the sessions with something due."),
-                Setting.bool(PUNCTUATE_WALL_CLOCK, "true",
-                        "Wall-clock punctuation (gap and hand-off waits, grace, TTL). false: backfill mode, settled "
-                                + "by control records; closed sessions keep their state."),
-                Setting.integer(PUNCTUATE_MAX_SESSIONS, "10000", 1, Integer.MAX_VALUE,
-                        "At most this many sessions are visited per punctuation; the rest wait for the next one."),
-                Setting.longValue(STATE_CACHE_MAX_BYTES, "33554432", 0,
-                        "Bound of the decoded-session-state cache of each stream task, in bytes (busy sessions are not "
-                                + "read back from their stored turns on every event); 0: no cache."),
-                Setting.bool(STATE_CHANGELOG, "true",
-                        "false: the session stores are not changelogged, so their state cannot be restored after a "
-                                + "crash, a rebalance or a lost state directory. Only for runs whose state never "
-                                + "outlives the process: `baton backfill` and `demo` set it (a failure fails the "
-                                + "whole run); not for `baton run`."),
-                Setting.longValue(ROCKSDB_TOTAL_BYTES, "268435456", 1_048_576,
-                        "Off-heap memory of all RocksDB stores of the instance: one shared block cache (data, index "
-                                + "and filter blocks) that the memtables are charged to."),
-                Setting.longValue(ROCKSDB_WRITE_BUFFER_BYTES, "67108864", 1_048_576,
-                        "Part of baton.rocksdb.total.bytes the memtables of all stores may use together."),
-                Setting.integer(HTTP_PORT, "8080", 0, 65535,
-                        "Port of the HTTP endpoints of `baton run` (health, metrics, queries); 0: any free port."),
-                Setting.string(HTTP_BIND_ADDRESS, "127.0.0.1",
-                        "Address the HTTP endpoints listen on: loopback by default; 0.0.0.0 in a container (the "
-                                + "image, docker-compose.yml and deploy/ set it) so that probes and peers reach it."),
-                Setting.string(HTTP_TOKENS_FILE, "",
-                        "File of bearer tokens for /sessions queries, one `TOKEN TENANT[,TENANT...]` (or `TOKEN *`) "
-                                + "per line, e.g. a mounted Secret; read again (at most once a second) when it "
-                                + "changes. A file that becomes unreadable or invalid revokes every token (503) until "
-                                + "it is valid again. Empty: every session query is refused (401)."),
-                Setting.integer(HTTP_MAX_URL_CHARS, "2048", 64, 65536,
-                        "Longer request URIs are answered 414."),
-                Setting.choice(INPUT_PARTITIONER, "murmur2", List.of("murmur2", "crc32"),
-                        "How the producers of the session-events topic choose a key's partition, so that /sessions "
-                                + "asks the instance that holds the session: murmur2 (Kafka's Java client, Kafka "
-                                + "Streams, kafkajs) or crc32 (librdkafka's default, consistent_random: "
-                                + "confluent-kafka for Python and Go, node-rdkafka, kcat). Processing does not "
-                                + "depend on it."),
-                Setting.integer(HTTP_MAX_CONCURRENT_QUERIES, "4", 1, 1024,
-                        "Session queries rendered at once (as many more wait); past that 503 at once. Health, "
-                                + "readiness and metrics never wait behind them."),
-                Setting.integer(MAX_OUTPUT_BYTES, Integer.toString(8 * 1024 * 1024), 256 * 1024, Integer.MAX_VALUE,
-                        "No record Baton writes (snapshot, dead letter, state entry) is larger; the producer's "
-                                + "max.request.size and the changelogs' max.message.bytes follow it, and `run` refuses "
-                                + "to start against output topics with a smaller max.message.bytes."),
-                Setting.string(StreamsConfig.APPLICATION_ID_CONFIG, "baton",
-                        "Kafka Streams application id (consumer group, prefix of internal topics)."),
-                Setting.string(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092", "Kafka brokers."),
-                Setting.choice(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2,
-                        List.of(StreamsConfig.EXACTLY_ONCE_V2, StreamsConfig.AT_LEAST_ONCE),
-                        "Exactly-once: state, snapshots and dead letters commit together."),
-                Setting.integer(StreamsConfig.REPLICATION_FACTOR_CONFIG, "3", -1, Short.MAX_VALUE,
-                        "Replication factor of the internal (changelog) topics; -1: the broker's default; "
-                                + "1 for a single broker (embedded, tests). With 2 or more, the changelogs' "
-                                + "min.insync.replicas (`topic.min.insync.replicas`) is min(2, this - 1) unless set."),
-                Setting.integer(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "1", 0, Integer.MAX_VALUE,
-                        "Warm copies of each task's state on other instances (fast fail-over)."),
-                Setting.integer(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "6000", 1, Integer.MAX_VALUE,
-                        "Consumer session timeout: an instance that stops without leaving the group (kill -9, a lost "
-                                + "node) gives up its partitions after this long (Kafka's default is 45 s). With a "
-                                + "standby replica its partitions resume on a survivor within 15 s; see "
-                                + "docs/operations.md."),
-                Setting.integer(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "1500", 1, Integer.MAX_VALUE,
-                        "Consumer heartbeat interval (a quarter of the session timeout)."),
-                Setting.integer(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "6000", 1, Integer.MAX_VALUE,
-                        "Exactly-once: a transaction left open by an instance that died is aborted after this long, "
-                                + "and read_committed readers wait for it (Kafka Streams' default is 10 s)."),
-                Setting.longValue(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100", 1,
-                        "Commit interval; 100 ms is Kafka's exactly-once default (output latency)."),
-                Setting.integer(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1", 1, Integer.MAX_VALUE,
-                        "Stream threads per instance."),
-                Setting.bool(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, "true",
-                        "Refuse to start if any store or internal topic has a generated name (KIP-1111)."),
-                Setting.string(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, null,
-                        "Safety net: an unexpected processing failure dead-letters the input as INTERNAL; default: "
-                                + "dev.baton.topology.BatonProcessingExceptionHandler (set by the topology)."),
-                Setting.bool("processing.exception.handler.global.enabled", "true",
-                        "The processing exception handler also guards the global (tenant policy) store; Kafka 5.0's default."),
-                Setting.string(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, null,
-                        "An output the broker refuses (too large) dead-letters its input as INTERNAL; default: "
-                                + "dev.baton.topology.BatonProductionExceptionHandler (set by the topology)."),
-                Setting.string(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, null,
-                        "Kafka Streams' own dead-letter topic (KIP-1034); default: " + DEAD_LETTERS_TOPIC + ".")));
-        for (RecordComponent c : Policy.class.getRecordComponents()) {
-            String key = POLICY_PREFIX + snake(c.getName());
-            // no built-in value here: an unset key keeps the contract's default (shown by contractDefault)
-            String doc = "Default policy: TenantPolicy field `" + snake(c.getName()) + "`." + switch (c.getName()) {
-                case "transcriptBudgetTokens" -> " Transcript cap in tokens of the encoding below, besides characters"
-                        + " (the smaller wins); 0: no token cap.";
-                case "transcriptBudgetEncoding" -> " o200k_base, cl100k_base, p50k_base, p50k_edit or r50k_base.";
-                case "tokenCountEncodings" -> " Comma-separated encodings counted exactly into stats.token_counts;"
-                        + " empty: no counting.";
-                default -> "";
-            };
-            if (c.getType() == int.class) list.add(Setting.integer(key, null, 0, Integer.MAX_VALUE, doc));
-            else if (c.getType() == long.class) list.add(Setting.longValue(key, null, 0, doc));
-            else list.add(Setting.string(key, null, doc));
-        }
-        list.forEach(s -> m.put(s.key(), s));
-        return Collections.unmodifiableMap(m);
+    /** The known setting {@code key}, or null. */
+    static ConfigDef.ConfigKey setting(String key) {
+        return SETTINGS.configKeys().get(key);
     }
 
-    /** The contract's default of a {@code baton.policy.*} key (from {@link Policy#defaults()}), else null. */
-    public static Object contractDefault(String key) {
-        if (!key.startsWith(POLICY_PREFIX)) return null;
-        for (RecordComponent c : Policy.class.getRecordComponents()) {
-            if (key.equals(POLICY_PREFIX + snake(c.getName()))) {
+    /** The environment variable that sets {@code key}: {@code BATON_} + the key without {@code baton.}, upper case. */
+    public static String environmentName(String key) {
+        String k = key.startsWith("baton.") ? key.substring("baton.".length()) : key;
+        return "BATON_" + k.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    /**
+     * {@code value} of a known setting checked against its type and validator; the normalized value (trimmed,
+     * lower case for booleans and choices).
+     */
+    static String check(ConfigDef.ConfigKey setting, String value, String origin) {
+        String v = value.trim();
+        String at = setting.name + "=" + value + " (from " + origin + ")";
+        switch (setting.type) {
+            case INT, LONG -> {
+                long n;
                 try {
-                    return c.getAccessor().invoke(Policy.defaults());
-                } catch (ReflectiveOperationException e) {
-                    throw new IllegalStateException(e);
+                    n = (Long) ConfigDef.parseType(setting.name, v, ConfigDef.Type.LONG);
+                } catch (ConfigException e) {
+                    throw new BatonConfigException(at + " is not a whole number");
+                }
+                BatonSettings.Bounds bounds = (BatonSettings.Bounds) setting.validator;
+                try {
+                    bounds.ensureValid(setting.name, n);
+                } catch (ConfigException e) {
+                    throw new BatonConfigException(at + " is out of range " + bounds.min() + ".." + bounds.max());
+                }
+                return Long.toString(n);
+            }
+            case BOOLEAN -> {
+                try {
+                    return ConfigDef.parseType(setting.name, v, ConfigDef.Type.BOOLEAN).toString();
+                } catch (ConfigException e) {
+                    throw new BatonConfigException(at + " is not a boolean (true or false)");
                 }
             }
+            default -> {
+                if (!(setting.validator instanceof ConfigDef.ValidString choices)) return v;
+                String c = v.toLowerCase(Locale.ROOT);
+                try {
+                    choices.ensureValid(setting.name, c);
+                } catch (ConfigException e) {
+                    String list = choices.toString();
+                    throw new BatonConfigException(at + " is not one of " + list.substring(1, list.length() - 1));
+                }
+                return c;
+            }
+        }
+    }
+
+    /** The policy field a {@code baton.policy.*} key sets, or null. */
+    public static PolicyField policyField(String key) {
+        if (!key.startsWith(POLICY_PREFIX)) return null;
+        for (PolicyField f : PolicyField.values()) {
+            if (key.equals(POLICY_PREFIX + f.key())) return f;
         }
         return null;
     }
@@ -678,16 +593,8 @@ public final class BatonConfig {
 
     private static Map<String, String> environmentNames() {
         Map<String, String> m = new LinkedHashMap<>();
-        SETTINGS.values().forEach(s -> m.put(s.environmentName(), s.key()));
+        SETTINGS.names().forEach(k -> m.put(environmentName(k), k));
         return m;
     }
 
-    static String snake(String camel) {
-        StringBuilder sb = new StringBuilder();
-        for (char ch : camel.toCharArray()) {
-            if (Character.isUpperCase(ch)) sb.append('_').append(Character.toLowerCase(ch));
-            else sb.append(ch);
-        }
-        return sb.toString();
-    }
 }

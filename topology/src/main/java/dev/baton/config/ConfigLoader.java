@@ -2,7 +2,6 @@ package dev.baton.config;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -28,10 +27,7 @@ public final class ConfigLoader {
     /** A builder with the file and the environment applied; the caller adds flags and builds. */
     public static BatonConfig.Builder builder(Path configFlag, Map<String, String> environment) {
         BatonConfig.Builder builder = BatonConfig.builder();
-        Path file = configFlag;
-        if (file == null && environment.get("BATON_CONFIG") != null && !environment.get("BATON_CONFIG").isBlank()) {
-            file = Paths.get(environment.get("BATON_CONFIG"));
-        }
+        Path file = BatonConfig.configFile(configFlag, environment);
         try {
             if (file != null) {
                 if (!Files.isRegularFile(file)) {

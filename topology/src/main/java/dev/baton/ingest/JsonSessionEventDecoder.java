@@ -1,5 +1,6 @@
 package dev.baton.ingest;
 
+import dev.baton.engine.model.Excerpt;
 import dev.baton.avro.SessionEvent;
 import dev.baton.deadletter.ErrorCode;
 import dev.baton.serde.AvroJson;

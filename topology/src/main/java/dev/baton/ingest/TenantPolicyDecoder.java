@@ -1,12 +1,13 @@
 package dev.baton.ingest;
 
-import dev.baton.config.BatonConfig;
-import dev.baton.engine.snapshot.SnapshotSize;
-
+import dev.baton.engine.model.Excerpt;
 import dev.baton.avro.TenantPolicy;
 import dev.baton.engine.model.Identifiers;
 import dev.baton.engine.policy.Policy;
+import dev.baton.engine.policy.PolicyField;
+import dev.baton.engine.snapshot.SnapshotSize;
 import dev.baton.processor.JTokkitTokenizers;
+import dev.baton.processor.SnapshotFit;
 import dev.baton.serde.AvroJson;
 import dev.baton.serde.AvroReadException;
 import dev.baton.serde.ConfluentAvroCodec;
@@ -15,12 +16,10 @@ import dev.baton.serde.SchemaRegistryClient;
 import dev.baton.serde.SchemaRegistryUnavailableException;
 import org.apache.avro.Schema;
 
-import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * Reads {@code baton.tenant-policies} records (a {@link TenantPolicy}, Avro wire format or JSON) into engine
@@ -34,20 +33,14 @@ import java.util.Set;
  * }</pre>
  *
  * <p>A record is rejected as a whole (kind INVALID, with a message naming every bad field) when it cannot be read,
- * its {@code tenant_id} is not an id or differs from the key, or a value is out of range: sizes, budgets and counts
- * named in {@link #POSITIVE} must be &gt; 0, every other number &gt;= 0. Keeping the last good policy is the
- * caller's job. A null value (tombstone) is DELETED. {@code decode} never throws for bad input; an unreachable
- * registry throws {@link SchemaRegistryUnavailableException}. A token encoding (cap or counts) that
- * {@link JTokkitTokenizers} does not know makes the record INVALID. The mapping is by name (a {@code Policy} component
- * {@code fooBarChars} is the field {@code foo_bar_chars}), so it follows {@code Policy} as it grows.
+ * its {@code tenant_id} is not an id or differs from the key, or the policy it makes is not valid
+ * ({@link #validate}: {@link Policy#problems} and {@link SnapshotFit}, the same checks as the default policy of the
+ * configuration). Keeping the last good policy is the global store's job ({@code TenantPolicyStoreUpdater}). A null
+ * value (tombstone) is DELETED. {@code decode} never throws for bad input; an unreachable registry throws
+ * {@link SchemaRegistryUnavailableException}. The mapping is by {@link PolicyField}: the field
+ * {@link PolicyField#key()} of the record sets that value.
  */
 public final class TenantPolicyDecoder {
-
-    /** Policy components that must be &gt; 0 (the others must be &gt;= 0). */
-    public static final Set<String> POSITIVE = Set.of("transcriptBudgetChars", "minTranscriptBudgetChars",
-            "manifestCapChars", "brickBudgetLocalChars", "brickBudgetCliChars", "brickResultCapChars", "brickTaskChars",
-            "brickBriefChars", "brickMaxAgents", "maxWaitingHandoffs", "rememberedHandoffIds", "idleTtlMillis",
-            "maxRecordBytes");
 
     public enum Kind { VALID, DELETED, INVALID }
 
@@ -57,7 +50,7 @@ public final class TenantPolicyDecoder {
 
     private final ConfluentAvroCodec<TenantPolicy> avro; // null for JSON
     private final Policy base;
-    /** A policy whose snapshots cannot fit this many bytes is INVALID ({@link BatonConfig#policyDoesNotFit}). */
+    /** A policy whose snapshots cannot fit this many bytes is INVALID ({@link SnapshotFit}). */
     private final int maxOutputBytes;
 
     private TenantPolicyDecoder(ConfluentAvroCodec<TenantPolicy> avro, Policy base, int maxOutputBytes) {
@@ -104,11 +97,24 @@ public final class TenantPolicyDecoder {
         } catch (RuntimeException e) {
             return new Result(Kind.INVALID, keyText, null, "tenant policy cannot be read: " + e);
         }
+        return validate(keyText, record, base, avro != null ? SnapshotSize.Encoding.AVRO : SnapshotSize.Encoding.JSON,
+                maxOutputBytes);
+    }
+
+    /**
+     * The one check of a tenant's policy, for the policies topic and for anything that writes to it: the record's
+     * {@code tenant_id} is an id and equals {@code key} (unless {@code key} is null), and {@code base} with the
+     * record's fields applied is a valid policy whose snapshots fit {@code maxOutputBytes} in {@code encoding}.
+     *
+     * @return VALID with the policy, or INVALID with the reason (every bad field named); never DELETED
+     */
+    public static Result validate(String key, TenantPolicy record, Policy base, SnapshotSize.Encoding encoding,
+                                  int maxOutputBytes) {
         if (!Identifiers.isValidId(record.getTenantId())) {
-            return new Result(Kind.INVALID, keyText, null, "tenant_id " + Excerpt.quote(record.getTenantId()) + " is not an id");
+            return new Result(Kind.INVALID, key, null, "tenant_id " + Excerpt.quote(record.getTenantId()) + " is not an id");
         }
-        if (keyText != null && !keyText.equals(record.getTenantId())) {
-            return new Result(Kind.INVALID, keyText, null, "key " + Excerpt.quote(keyText) + " is not the tenant_id "
+        if (key != null && !key.equals(record.getTenantId())) {
+            return new Result(Kind.INVALID, key, null, "key " + Excerpt.quote(key) + " is not the tenant_id "
                     + Excerpt.quote(record.getTenantId()));
         }
         Policy policy;
@@ -117,8 +123,7 @@ public final class TenantPolicyDecoder {
         } catch (IllegalArgumentException e) {
             return new Result(Kind.INVALID, record.getTenantId(), null, e.getMessage());
         }
-        String tooLarge = BatonConfig.policyDoesNotFit(policy,
-                avro != null ? SnapshotSize.Encoding.AVRO : SnapshotSize.Encoding.JSON, maxOutputBytes);
+        String tooLarge = SnapshotFit.whyNot(policy, encoding, maxOutputBytes);
         if (tooLarge != null) {
             return new Result(Kind.INVALID, record.getTenantId(), null, "invalid tenant policy: " + tooLarge);
         }
@@ -126,75 +131,38 @@ public final class TenantPolicyDecoder {
     }
 
     /**
-     * {@code base} with every non-null field of {@code record} applied.
+     * {@code base} with every non-null field of {@code record} applied, checked by {@link Policy#problems}.
      *
-     * @throws IllegalArgumentException naming every out-of-range field
+     * @throws IllegalArgumentException naming every bad field
      */
     public static Policy toPolicy(TenantPolicy record, Policy base) {
         Policy.Builder builder = base.toBuilder();
         Schema schema = record.getSchema();
         List<String> errors = new ArrayList<>();
-        for (RecordComponent component : Policy.class.getRecordComponents()) {
-            Schema.Field field = schema.getField(snakeCase(component.getName()));
+        for (PolicyField f : PolicyField.values()) {
+            Schema.Field field = schema.getField(f.key());
             if (field == null) continue; // a Policy value without a TenantPolicy field: not per tenant
             Object value = record.get(field.pos());
             if (value == null) continue;
-            if (value instanceof Number n) {
-                long min = POSITIVE.contains(component.getName()) ? 1 : 0;
-                if (n.longValue() < min) {
-                    errors.add(field.name() + " is " + n + "; must be " + (min == 1 ? "> 0" : ">= 0"));
-                    continue;
-                }
-            }
             try {
-                Policy.Builder.class.getField(component.getName()).set(builder, value);
-            } catch (ReflectiveOperationException | IllegalArgumentException e) {
-                errors.add(field.name() + " cannot be applied: " + e.getMessage());
+                f.set(builder, value);
+            } catch (IllegalArgumentException e) {
+                errors.add(e.getMessage());
             }
         }
+        if (errors.isEmpty()) errors.addAll(builder.build().problems(JTokkitTokenizers.shared()));
         if (!errors.isEmpty()) throw new IllegalArgumentException("invalid tenant policy: " + String.join("; ", errors));
-        Policy policy = builder.build();
-        List<String> unknown = unknownEncodings(policy);
-        if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("invalid tenant policy: unknown token encoding(s) "
-                    + String.join(", ", unknown) + "; expected one of "
-                    + String.join(", ", JTokkitTokenizers.shared().encodings()));
-        }
-        return policy;
-    }
-
-    /** The encodings {@code policy} uses (token cap, token counts) that the tokenizers of this build do not know. */
-    public static List<String> unknownEncodings(Policy policy) {
-        List<String> unknown = new ArrayList<>();
-        for (String e : policy.tokenEncodingsUsed()) {
-            if (JTokkitTokenizers.shared().get(e) == null) unknown.add(Excerpt.quote(e));
-        }
-        return unknown;
+        return builder.build();
     }
 
     /** A TenantPolicy record with every field set from {@code policy} (for producing policies in tests and demos). */
     public static TenantPolicy toRecord(String tenantId, Policy policy) {
         TenantPolicy record = new TenantPolicy();
         record.setTenantId(tenantId);
-        for (RecordComponent component : Policy.class.getRecordComponents()) {
-            Schema.Field field = record.getSchema().getField(snakeCase(component.getName()));
-            if (field == null) continue;
-            try {
-                record.put(field.pos(), component.getAccessor().invoke(policy));
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException(e);
-            }
+        for (PolicyField f : PolicyField.values()) {
+            Schema.Field field = record.getSchema().getField(f.key());
+            if (field != null) record.put(field.pos(), f.get(policy));
         }
         return record;
-    }
-
-    /** {@code transcriptBudgetChars} → {@code transcript_budget_chars}. */
-    public static String snakeCase(String camel) {
-        StringBuilder b = new StringBuilder(camel.length() + 8);
-        for (char c : camel.toCharArray()) {
-            if (Character.isUpperCase(c)) b.append('_').append(Character.toLowerCase(c));
-            else b.append(c);
-        }
-        return b.toString();
     }
 }

@@ -29,7 +29,8 @@ import java.util.Properties;
  *          -> baton-snapshot-writer -> baton-context-snapshots-sink (baton.context-snapshots)
  *          -> baton-dead-letter-writer (LATE_TURN, INTERNAL)
  *   baton-dead-letter-writer -> baton-dead-letters-sink (baton.dead-letters)
- *   baton.tenant-policies -> baton-tenant-policies-source -> baton-tenant-policies-updater (global store)
+ *   baton.tenant-policies -> baton-tenant-policies-source -> baton-tenant-policies-updater (global in-memory store:
+ *                                each tenant's last valid policy record)
  * </pre>
  * Every node and store is named explicitly; the only internal topics are the five stores' changelogs
  * ({@code <application.id>-<store>-changelog}).
@@ -66,8 +67,8 @@ public final class BatonTopology {
                 BatonProductionExceptionHandler.class.getName());
         // RocksDB memory bounded by configuration (one shared block cache and write-buffer budget per instance)
         p.putIfAbsent(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbConfig.class.getName());
-        p.put(BoundedRocksDbConfig.TOTAL_BYTES, Long.toString(config.rocksDbTotalBytes()));
-        p.put(BoundedRocksDbConfig.WRITE_BUFFER_BYTES, Long.toString(config.rocksDbWriteBufferBytes()));
+        p.put(BoundedRocksDbConfig.TOTAL_BYTES, Long.toString(config.rocksDb().totalBytes()));
+        p.put(BoundedRocksDbConfig.WRITE_BUFFER_BYTES, Long.toString(config.rocksDb().writeBufferBytes()));
         // Kafka Streams 4.3's partition assignor builds a second StreamsConfig from the main consumer's settings, which
         // carry no Streams setting, so it warned that the handler is off for the global thread although it is on. The
         // main consumer's prefix hands it the same value (docs/topology.md, "Exception handlers").
@@ -111,11 +112,14 @@ public final class BatonTopology {
         topology.addSink(DEAD_LETTER_SINK, config.deadLettersTopic(), new ByteArraySerializer(),
                 new ByteArraySerializer(), DEAD_LETTER_WRITER);
 
+        // The policy in force is a function of the policies topic: the updater keeps each tenant's last valid record,
+        // Kafka Streams runs restored records through it too, and an in-memory store is rebuilt from the whole topic
+        // on every start under the running configuration (docs/decisions.md).
         config.tenantPoliciesTopic().ifPresent(topic -> topology.addGlobalStore(
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SessionContextProcessor.POLICY_STORE),
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SessionContextProcessor.POLICY_STORE),
                         Serdes.String(), Serdes.ByteArray()).withLoggingDisabled(),
                 POLICY_SOURCE, new StringDeserializer(), new ByteArrayDeserializer(), topic, POLICY_UPDATER,
-                () -> new TenantPolicyStoreUpdater(SessionContextProcessor.POLICY_STORE)));
+                () -> new TenantPolicyStoreUpdater(SessionContextProcessor.POLICY_STORE, codecs.policies())));
         return topology;
     }
 }

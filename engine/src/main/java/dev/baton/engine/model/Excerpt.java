@@ -1,14 +1,14 @@
-package dev.baton.ingest;
+package dev.baton.engine.model;
 
 /** Quotes a piece of input for an error message: control characters escaped, at most 100 characters shown. */
-final class Excerpt {
-    static final int MAX_CHARS = 100;
+public final class Excerpt {
+    public static final int MAX_CHARS = 100;
 
     private Excerpt() {
     }
 
     /** {@code 'text'}, or {@code 'first 100 characters…' (N characters)}; {@code null} for null. */
-    static String quote(String s) {
+    public static String quote(String s) {
         if (s == null) return "null";
         int cut = s.length() <= MAX_CHARS ? s.length() : MAX_CHARS;
         if (cut < s.length() && Character.isHighSurrogate(s.charAt(cut - 1))) cut--; // never split a pair
