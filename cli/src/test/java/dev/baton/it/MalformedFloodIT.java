@@ -44,7 +44,7 @@ import dev.baton.ingest.SessionEventEncoder;
 import dev.baton.serde.HttpSchemaRegistryClient;
 
 /**
- * Issue 9's malformed-record flood through a real {@code baton run} (a child JVM) on the in-process broker and the
+ * A malformed-record flood through a real {@code baton run} (a child JVM) on the in-process broker and the
  * real schema registry, once per input format. 10,200 bad records (5,100 per format) of every kind the format can carry (every contract
  * code but {@code INTERNAL}, which is a bug: truncated, invalid UTF-8, NUL bytes, deep nesting, huge numbers, oversize
  * records; for Avro wrong magic bytes and unknown schema ids too) are interleaved with a good corpus on the good
