@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code baton backfill} against a pass-through replay of the same JSONL file through the same in-process broker, in
- * one run (issue 8's target: backfill ≥ 0.6× the pass-through, records/s).
+ * one run (the target: backfill ≥ 0.6× the pass-through, records/s).
  *
  * <ol>
  *   <li>Writes the input (or takes {@code --input FILE}): {@code --sessions} sessions of {@code --turns} turns

@@ -73,7 +73,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>Prints, for the pass-through, the store-only floor ({@link #storeOnlyFloor}) and Baton: records/s (from
  *       RUNNING, and from the first commit seen), CPU of the application's own threads per record, latency
  *       percentiles, changelog records per store per input record, and the ratios Baton / floor and Baton /
- *       pass-through that issue 8 sets targets for.</li>
+ *       pass-through that the targets are set against (benchmarks/README.md).</li>
  * </ol>
  * Flags: {@code --turns} (30000), {@code --sessions} (300), {@code --partitions} (4), {@code --format} (avro),
  * {@code --handoff-every} (25), {@code --size-factor} (0.1), {@code --latency-samples} (50),
@@ -198,7 +198,7 @@ public final class EndToEndHarness {
     static final String FLOOR_STORE = "bench-floor-store";
 
     /**
-     * The store-only floor, as issue 8 defines it: "each event {@code put} once into one changelogged RocksDB store
+     * The store-only floor, as the targets define it: "each event {@code put} once into one changelogged RocksDB store
      * keyed by session and seq" — what any stateful design must at least do. Each record is read with the same
      * decoder Baton uses ({@code decoder}: {@link BatonCodecs#forConfig}, Avro or JSON), since a store keyed by seq
      * must read the seq; the key is {@code UTF-8(tenant/session) 0x00} then, for a turn, {@code 'T'} and its seq

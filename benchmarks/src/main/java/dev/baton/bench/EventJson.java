@@ -14,10 +14,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 /**
- * Writes session events in the contract's JSON form (CONTRACT.md §5: snake_case field names, enum symbols,
- * {@code arguments} as a JSON object, {@code occurred_at} as an ISO-8601 instant, the payload in exactly one of
- * {@code turn}, {@code handoff}, {@code closed}). These are the JSON values of {@code baton.session-events}, and what
- * {@code SessionEventEncoder.avro} turns into Avro.
+ * Writes session events in the contract's JSON form (docs/contract.md, "JSONL files": snake_case field names, enum
+ * symbols, {@code arguments} as a JSON object, {@code occurred_at} as an ISO-8601 instant, the payload in exactly one
+ * of {@code turn}, {@code handoff}, {@code closed}). These are the JSON values of {@code baton.session-events}, and
+ * what {@code SessionEventEncoder.avro} turns into Avro.
  */
 public final class EventJson {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -56,7 +56,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Many live sessions in one Baton instance, in bounded memory (issue 8's last bullet, issue 9 item 5).
+ * Many live sessions in one Baton instance, in bounded memory (the capacity figures of docs/capacity.md).
  *
  * <p>The driver (this JVM) runs the in-process broker ({@link EmbeddedKafka}) and the producer; the instance runs in a
  * JVM of its own ({@link Instance}: {@link BatonTopology}, nothing else), started with the heap a production pod gives

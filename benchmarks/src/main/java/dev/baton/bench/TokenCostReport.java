@@ -17,7 +17,7 @@ import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
- * What issue 11 costs per hand-off, as ratios of interleaved pairs in one JVM (candidate and baseline alternate, the
+ * What token counts, token caps and the content hash cost per hand-off, as ratios of interleaved pairs in one JVM (candidate and baseline alternate, the
  * ratio is the median of the per-pair ratios): rendering a LOCAL hand-off with exact token counts or a token cap
  * against rendering without, and computing the content hash against writing the snapshot's JSON line.
  *

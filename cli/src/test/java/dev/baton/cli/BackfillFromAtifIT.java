@@ -59,7 +59,7 @@ class BackfillFromAtifIT {
 
     @Test
     void shouldShowWhatASeniorModelWouldHaveSeenAtEveryErrorOfARecordedRun() throws IOException {
-        // issue 12 with issue 11's triggers: recorded trajectories, a synthetic hand-off after every turn with an
+        // imported runs with hand-off triggers: recorded trajectories, a synthetic hand-off after every turn with an
         // ERROR step (the recording's exit_code / is_error), as claude-opus would have received it
         Path atif = ImportCommandTest.FIXTURES.resolve("atif");
         Path snapshots = dir.resolve("errors.jsonl");

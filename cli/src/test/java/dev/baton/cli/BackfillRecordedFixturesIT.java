@@ -18,7 +18,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * The engine's recorded-style fixtures (engine/src/test/resources/recorded, issue 19) through {@code baton backfill}
+ * The engine's recorded-style fixtures (engine/src/test/resources/recorded) through {@code baton backfill}
  * and the real topology: every line is applied, every hand-off answered, and the snapshots keep the fixes —
  * orphan results planned by R3, the digest where it fits, ranges that span their counts, one seq written as one.
  */

@@ -22,6 +22,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,17 +75,12 @@ class OpsCommandsIT {
     }
 
     /**
-     * The topic names once all of {@code expected} are listed, or after 10 s: a created topic reaches the metadata
-     * that answers listTopics asynchronously (a CI run once listed only the other test's topics right after creation).
+     * The topic names once all of {@code expected} are listed (within 10 s): a created topic reaches the metadata
+     * that answers listTopics asynchronously, so right after creation a listing may lack it.
      */
-    private static Set<String> topicNamesOnceListed(Admin admin, String... expected) throws Exception {
-        Set<String> names = topicNames(admin);
-        for (long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                !names.containsAll(List.of(expected)) && System.nanoTime() < until; ) {
-            Thread.sleep(200);
-            names = topicNames(admin);
-        }
-        return names;
+    private static Set<String> topicNamesOnceListed(Admin admin, String... expected) {
+        return Awaitility.await("topics listed: " + List.of(expected)).atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(200)).until(() -> topicNames(admin), names -> names.containsAll(List.of(expected)));
     }
 
     private static Config topicConfig(Admin admin, String topic) throws Exception {
@@ -133,14 +129,11 @@ class OpsCommandsIT {
             assertThat(topicConfig(admin, "t1.context-snapshots").get("max.message.bytes").value()).isEqualTo("100000");
             assertThat(topics(config).exitCode()).isZero();
             // a topic config change reaches the broker that answers describeConfigs asynchronously: look again for a
-            // bounded while before judging (the first run of CI read the old value once)
-            String repaired = topicConfig(admin, "t1.context-snapshots").get("max.message.bytes").value();
-            for (long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                    !repaired.equals(Integer.toString(TopicPlan.MAX_MESSAGE_BYTES)) && System.nanoTime() < until; ) {
-                Thread.sleep(200);
-                repaired = topicConfig(admin, "t1.context-snapshots").get("max.message.bytes").value();
-            }
-            assertThat(repaired).isEqualTo(Integer.toString(TopicPlan.MAX_MESSAGE_BYTES));
+            // bounded while before judging
+            Awaitility.await("the repaired max.message.bytes").atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(200)).untilAsserted(() -> assertThat(
+                            topicConfig(admin, "t1.context-snapshots").get("max.message.bytes").value())
+                            .isEqualTo(Integer.toString(TopicPlan.MAX_MESSAGE_BYTES)));
 
             // a partition count that differs is reported, never changed
             CommandOutput morePartitions = topics(config, 5);
@@ -170,10 +163,8 @@ class OpsCommandsIT {
         try (Admin admin = kafka.kafka().admin(); StreamsApp streams = new StreamsApp(batonConfig)) {
             streams.start();
             streams.awaitRunning(Duration.ofSeconds(60));
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (committed(admin, app) < 3 && System.nanoTime() < deadline) {
-                Thread.sleep(200);
-            }
+            Awaitility.await("3 committed offsets").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> committed(admin, app) >= 3);
             assertThat(committed(admin, app)).isEqualTo(3);
             // an instance is running: refused in one line, no stack trace, nothing changed
             CommandOutput refused = reset(config);
@@ -199,11 +190,9 @@ class OpsCommandsIT {
             CommandOutput done = reset(config);
             assertThat(done.exitCode()).as(done.out() + done.err()).isZero();
             assertThat(committed(admin, app)).isZero();
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (topicNames(admin).stream().anyMatch(t -> t.startsWith(app + "-")) && System.nanoTime() < deadline) {
-                Thread.sleep(200);
-            }
-            assertThat(topicNames(admin)).noneMatch(t -> t.startsWith(app + "-"));
+            Awaitility.await("the internal topics deleted").atMost(Duration.ofSeconds(30)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(200))
+                    .untilAsserted(() -> assertThat(topicNames(admin)).noneMatch(t -> t.startsWith(app + "-")));
             assertThat(localState).doesNotExist();
             // the input and output topics are untouched
             assertThat(topicNames(admin)).contains("t2.session-events", "t2.context-snapshots");
@@ -255,11 +244,10 @@ class OpsCommandsIT {
             ConfigResource deadLetters = new ConfigResource(ConfigResource.Type.TOPIC, "t6.dead-letters");
             admin.incrementalAlterConfigs(Map.of(deadLetters, List.of(new AlterConfigOp(
                     new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
-            for (long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10); (topicNames(admin).contains("t6.tenant-policies")
-                    || !"compact".equals(topicConfig(admin, "t6.dead-letters").get("cleanup.policy").value()))
-                    && System.nanoTime() < until; ) {
-                Thread.sleep(200);
-            }
+            Awaitility.await("the deletion and the config change visible").atMost(Duration.ofSeconds(10))
+                    .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+                    .until(() -> !topicNames(admin).contains("t6.tenant-policies")
+                            && "compact".equals(topicConfig(admin, "t6.dead-letters").get("cleanup.policy").value()));
 
             // planned: 4 partitions (they have 3) and replication factor 2 (they have 1)
             CommandOutput check = topics(config, 4, "--check", "--replication-factor", "2");

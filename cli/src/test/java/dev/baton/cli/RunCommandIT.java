@@ -22,6 +22,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -125,32 +126,30 @@ class RunCommandIT {
     private JsonNode firstSnapshot(Duration timeout) throws IOException {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.consumerProps("run-it-reader"))) {
             consumer.subscribe(List.of("baton.context-snapshots"));
-            long deadline = System.nanoTime() + timeout.toNanos();
             List<JsonNode> seen = new ArrayList<>();
-            while (seen.isEmpty() && System.nanoTime() < deadline) {
+            Awaitility.await("a snapshot").atMost(timeout).pollInSameThread().pollInterval(Duration.ZERO).until(() -> {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     seen.add(JSON.readTree(r.value()));
                 }
-            }
-            assertThat(seen).as("snapshots").isNotEmpty();
+                return !seen.isEmpty();
+            });
             return seen.get(0);
         }
     }
 
     private void awaitStatus(String url, int status, Duration timeout, Process process, Path log) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            assertThat(process.isAlive()).as("baton run exited early:\n%s", Files.readString(log)).isTrue();
-            try {
-                if (get(url).statusCode() == status) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(250);
-        }
-        throw new AssertionError(url + " did not answer " + status + " in time:\n" + Files.readString(log));
+        Awaitility.await(url + " answering " + status).atMost(timeout).pollInterval(Duration.ofMillis(250))
+                .failFast("baton run exited early", () -> assertThat(process.isAlive())
+                        .as("log:\n%s", Files.readString(log)).isTrue())
+                .untilAsserted(() -> {
+                    int answer;
+                    try {
+                        answer = get(url).statusCode();
+                    } catch (IOException notYet) {
+                        answer = -1; // not listening yet
+                    }
+                    assertThat(answer).as("%s; log:\n%s", url, Files.readString(log)).isEqualTo(status);
+                });
     }
 
     private HttpResponse<String> get(String url) throws IOException, InterruptedException {

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.baton.cli.BatonCommand;
+import org.awaitility.Awaitility;
 
 /**
  * A real {@code baton run} in its own JVM (the test class path, {@link BatonCommand}'s main), as an operator starts
@@ -83,13 +84,9 @@ final class BatonRunProcess implements AutoCloseable {
 
     /** Waits until {@code /readyz} answers 200; fails with the log when the process exits first. */
     void awaitReady(Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            assertThat(process.isAlive()).as("baton run exited early:\n%s", log()).isTrue();
-            if (ready()) return;
-            Thread.sleep(250);
-        }
-        throw new AssertionError("baton run not ready within " + timeout + ":\n" + log());
+        Awaitility.await("baton run ready").atMost(timeout).pollInterval(Duration.ofMillis(250))
+                .failFast("baton run exited early", this::assertAlive)
+                .untilAsserted(() -> assertThat(ready()).as("ready; log:\n%s", log()).isTrue());
     }
 
     /** True when {@code /readyz} answers 200 now. */
@@ -126,6 +123,11 @@ final class BatonRunProcess implements AutoCloseable {
     /** The exit code, once the process has exited. */
     int exitValue() {
         return process.exitValue();
+    }
+
+    /** Fails with the log's tail once the process has stopped (for {@code failFast} while waiting on it). */
+    void assertAlive() throws IOException {
+        if (!isAlive()) throw new AssertionError("baton run stopped; log:\n" + logTail());
     }
 
     String log() throws IOException {

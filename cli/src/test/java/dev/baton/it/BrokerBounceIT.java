@@ -24,6 +24,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -150,18 +151,16 @@ class BrokerBounceIT {
     /** Seconds until every partition of {@code topics} has all its replicas in sync. */
     private static double awaitFullIsr(Admin admin, Set<String> topics, Duration timeout) throws Exception {
         long start = System.nanoTime();
-        long deadline = start + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
+        Awaitility.await("a full ISR").atMost(timeout).pollInterval(Duration.ofMillis(200)).until(() -> {
             boolean full = true;
             for (TopicDescription d : admin.describeTopics(topics).allTopicNames().get().values()) {
                 for (TopicPartitionInfo p : d.partitions()) {
                     full &= p.isr().size() == p.replicas().size();
                 }
             }
-            if (full) return (System.nanoTime() - start) / 1e9;
-            Thread.sleep(200);
-        }
-        throw new AssertionError("the ISR was not full again within " + timeout);
+            return full;
+        });
+        return (System.nanoTime() - start) / 1e9;
     }
 
     private static void sendRound(KafkaProducer<byte[], byte[]> producer, HandoffCorpus corpus, int round, int from,
@@ -181,8 +180,11 @@ class BrokerBounceIT {
 
     private static void await(KafkaConsumer<byte[], byte[]> consumer, Map<String, byte[]> actual,
             Map<String, Long> arrivals, int expected, Duration timeout, BatonRunProcess baton) throws IOException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (actual.size() < expected && System.nanoTime() < deadline) poll(consumer, actual, arrivals);
+        Awaitility.await(expected + " snapshots").atMost(timeout).pollInSameThread().pollInterval(Duration.ZERO)
+                .failFast("baton run stopped", baton::assertAlive).until(() -> {
+                    poll(consumer, actual, arrivals);
+                    return actual.size() >= expected;
+                });
         assertThat(actual).as("snapshots within %s; log:\n%s", timeout, baton.log()).hasSize(expected);
     }
 

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * Session events in the contract's JSON form (CONTRACT.md §3) for the end-to-end tests: the envelope, a turn, a
- * LOCAL hand-off. Event ids are {@code e1}, {@code e2}, … in the order the events are built, and every event carries
- * the same {@code occurred_at}. Callers change the returned objects freely (a bad field, a bigger text).
+ * Session events in the contract's JSON form (docs/contract.md, "JSONL files") for the end-to-end tests: the envelope,
+ * a turn, a LOCAL hand-off. Event ids are {@code e1}, {@code e2}, … in the order the events are built, and every event
+ * carries the same {@code occurred_at}. Callers change the returned objects freely (a bad field, a bigger text).
  */
 final class ContractEvents {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * JSON lines (CONTRACT.md §5 form) of sessions with hand-offs for the fault tests, in the order they are sent: each
- * round gives every session one more turn and a hand-off, so each round yields one snapshot per session. The lines
- * are what {@link EngineRendering#renderDirectly} renders the fault-free result from.
+ * JSON lines (docs/contract.md, "JSONL files") of sessions with hand-offs for the fault tests, in the order they are
+ * sent: each round gives every session one more turn and a hand-off, so each round yields one snapshot per session. The
+ * lines are what {@link EngineRendering#renderDirectly} renders the fault-free result from.
  */
 final class HandoffCorpus {
 

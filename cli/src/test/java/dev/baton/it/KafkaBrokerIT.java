@@ -11,6 +11,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -38,12 +39,13 @@ class KafkaBrokerIT {
         List<String> values = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.consumerProps("smoke-reader"))) {
             consumer.subscribe(List.of("smoke"));
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (values.isEmpty() && System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    values.add(new String(record.value(), StandardCharsets.UTF_8));
-                }
-            }
+            Awaitility.await("the committed record").atMost(Duration.ofSeconds(30)).pollInSameThread()
+                    .pollInterval(Duration.ZERO).until(() -> {
+                        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                            values.add(new String(record.value(), StandardCharsets.UTF_8));
+                        }
+                        return !values.isEmpty();
+                    });
             // a little longer: an aborted record must not show up late either
             consumer.poll(Duration.ofMillis(500)).forEach(r -> values.add(new String(r.value(), StandardCharsets.UTF_8)));
         }

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 
 import org.apache.kafka.common.utils.Utils;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -113,17 +114,18 @@ class LibrdkafkaPartitionerIT {
 
         // every session, asked on either instance, answered by the one that holds it
         Map<String, Integer> statuses = new TreeMap<>();
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        for (String key : partitionOf.keySet()) {
-            for (int port : ports) {
-                int status = query(port, key);
-                while (status != 200 && System.nanoTime() < deadline) { // 404 until processed, 503 while rebalancing
-                    Thread.sleep(250);
-                    status = query(port, key);
-                }
-                statuses.put(key + " on :" + port, status);
-            }
-        }
+        // 404 until processed, 503 while rebalancing: ask again for the ones not answered yet
+        Awaitility.await("every session answered").atMost(Duration.ofSeconds(90)).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(250)).until(() -> {
+                    for (String key : partitionOf.keySet()) {
+                        for (int port : ports) {
+                            if (statuses.getOrDefault(key + " on :" + port, -1) != 200) {
+                                statuses.put(key + " on :" + port, query(port, key));
+                            }
+                        }
+                    }
+                    return statuses.values().stream().allMatch(s -> s == 200);
+                });
         assertThat(statuses).as("statuses; instance logs:%n%s%n%s", log(0), log(1)).allSatisfy((k, s) -> assertThat(s).isEqualTo(200));
     }
 
@@ -156,20 +158,20 @@ class LibrdkafkaPartitionerIT {
     }
 
     private void awaitReady(int index, int port) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (System.nanoTime() < deadline) {
-            assertThat(instances.get(index).isAlive()).as("instance %d exited:%n%s", index, log(index)).isTrue();
-            try {
-                if (http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz")).GET().build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(250);
-        }
-        throw new AssertionError("instance " + index + " not ready:\n" + log(index));
+        Awaitility.await("instance " + index + " ready").atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(250))
+                .failFast("instance " + index + " exited", () -> assertThat(instances.get(index).isAlive())
+                        .as("log:%n%s", log(index)).isTrue())
+                .untilAsserted(() -> {
+                    int status;
+                    try {
+                        status = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz"))
+                                .GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+                    } catch (IOException notYet) {
+                        status = -1; // not listening yet
+                    }
+                    assertThat(status).as("instance %d /readyz; log:%n%s", index, log(index)).isEqualTo(200);
+                });
     }
 
     private String log(int index) {

@@ -26,6 +26,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -43,7 +44,7 @@ import dev.baton.ingest.SessionEventEncoder;
 import dev.baton.serde.HttpSchemaRegistryClient;
 
 /**
- * Issue 9's malformed-record flood through a real {@code baton run} (a child JVM) on the in-process broker and the
+ * A malformed-record flood through a real {@code baton run} (a child JVM) on the in-process broker and the
  * real schema registry, once per input format. 10,200 bad records (5,100 per format) of every kind the format can carry (every contract
  * code but {@code INTERNAL}, which is a bug: truncated, invalid UTF-8, NUL bytes, deep nesting, huge numbers, oversize
  * records; for Avro wrong magic bytes and unknown schema ids too) are interleaved with a good corpus on the good
@@ -490,10 +491,7 @@ class MalformedFloodIT {
         props.put("max.partition.fetch.bytes", Integer.toString(16 * MIB));
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
             consumer.subscribe(List.of(out, dlq));
-            long deadline = System.nanoTime() + timeout.toNanos();
-            long quietUntil = Long.MAX_VALUE;
-            while (System.nanoTime() < Math.min(deadline, quietUntil)) {
-                assertThat(baton.isAlive()).as("baton run stopped:\n%s", baton.logTail()).isTrue();
+            Runnable poll = () -> {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
                     if (r.topic().equals(out)) {
                         String id = new String(r.key(), StandardCharsets.UTF_8) + "/" + handoffId(r.value());
@@ -502,11 +500,15 @@ class MalformedFloodIT {
                         deadLetters.add(r);
                     }
                 }
-                if (quietUntil == Long.MAX_VALUE && snapshots.size() >= expectedSnapshots
-                        && deadLetters.size() >= expectedDeadLetters) {
-                    quietUntil = System.nanoTime() + Duration.ofSeconds(3).toNanos(); // anything extra shows up here
-                }
-            }
+            };
+            Awaitility.await("snapshots and dead letters on " + out).atMost(timeout).pollInSameThread()
+                    .pollInterval(Duration.ZERO).failFast("baton run stopped", baton::assertAlive)
+                    .until(() -> {
+                        poll.run();
+                        return snapshots.size() >= expectedSnapshots && deadLetters.size() >= expectedDeadLetters;
+                    });
+            // a little longer: anything extra shows up here
+            for (long quiet = System.nanoTime() + Duration.ofSeconds(3).toNanos(); System.nanoTime() < quiet; ) poll.run();
         }
         assertThat(snapshots.size()).as("snapshots; log:\n%s", baton.logTail()).isEqualTo(expectedSnapshots);
         assertThat(deadLetters.size()).as("dead letters; log:\n%s", baton.logTail()).isEqualTo(expectedDeadLetters);
@@ -544,34 +546,36 @@ class MalformedFloodIT {
         return BatonRunProcess.start(dir, "run-" + format, "768m", kafka.bootstrapServers(), flags, env);
     }
 
-    /** Baton's counters from /metrics once they add up to {@code in} (or the last reading after 60 s). */
+    /** Baton's counters from /metrics once they add up to {@code in} (fails after 60 s). */
     private Map<String, Double> awaitCounters(BatonRunProcess baton, long in) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        Map<String, Double> counters;
-        double sum;
-        do {
-            String text = baton.metrics();
-            counters = new TreeMap<>();
-            counters.put("applied", value(text, "baton_applied_turns_total"));
-            counters.put("duplicate-turns", value(text, "baton_duplicate_turns_total"));
-            counters.put("duplicate-handoffs", value(text, "baton_duplicate_handoffs_total"));
-            counters.put("snapshots", value(text, "baton_snapshots_emitted_total"));
-            double dead = 0;
-            Matcher m = Pattern.compile("(?m)^baton_dead_letters_total\\{code=\"([A-Z_]+)\",?\\} (\\S+)$").matcher(text);
-            while (m.find()) {
-                counters.put("dead-letters." + m.group(1), Double.parseDouble(m.group(2)));
-                dead += Double.parseDouble(m.group(2));
-            }
-            counters.put("dead-letters", dead);
-            sum = counters.get("applied") + counters.get("duplicate-turns") + counters.get("duplicate-handoffs")
-                    + counters.get("snapshots") + dead;
-            if (sum == in) break;
-            Thread.sleep(500);
-        } while (System.nanoTime() < deadline && baton.isAlive());
+        Map<String, Double> counters = Awaitility.await("counters that add up to " + in).atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500)).failFast("baton run stopped", baton::assertAlive)
+                .until(() -> counters(baton.metrics()), c -> sum(c) == in);
         System.out.printf("Baton's counters: %s%n", counters);
-        assertThat(sum).as("in = applied + duplicates + snapshots + dead letters: %s; log:\n%s", counters, baton.logTail())
-                .isEqualTo((double) in);
         return counters;
+    }
+
+    /** Baton's counters in a /metrics text, dead letters by code and in all. */
+    private static Map<String, Double> counters(String text) {
+        Map<String, Double> counters = new TreeMap<>();
+        counters.put("applied", value(text, "baton_applied_turns_total"));
+        counters.put("duplicate-turns", value(text, "baton_duplicate_turns_total"));
+        counters.put("duplicate-handoffs", value(text, "baton_duplicate_handoffs_total"));
+        counters.put("snapshots", value(text, "baton_snapshots_emitted_total"));
+        double dead = 0;
+        Matcher m = Pattern.compile("(?m)^baton_dead_letters_total\\{code=\"([A-Z_]+)\",?\\} (\\S+)$").matcher(text);
+        while (m.find()) {
+            counters.put("dead-letters." + m.group(1), Double.parseDouble(m.group(2)));
+            dead += Double.parseDouble(m.group(2));
+        }
+        counters.put("dead-letters", dead);
+        return counters;
+    }
+
+    /** in = applied + duplicates + snapshots + dead letters, once every record has been counted. */
+    private static double sum(Map<String, Double> counters) {
+        return counters.get("applied") + counters.get("duplicate-turns") + counters.get("duplicate-handoffs")
+                + counters.get("snapshots") + counters.get("dead-letters");
     }
 
     private static double value(String metrics, String name) {

@@ -17,6 +17,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,7 +30,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 
 /**
- * CONTRACT.md §4 "Bounded records" on a real broker, through {@code baton run} as a real process with its default
+ * docs/contract.md, "Bounded records", on a real broker, through {@code baton run} as a real process with its default
  * limits: a session of 10 turns × 50,000 CJK characters (a snapshot over 1 MiB, which stopped the service for good
  * before), an input record of 1 MiB − 1 bytes, results made of astral characters only and a session of many tiny
  * messages all give their snapshots, the service stays ready, nothing is dead-lettered, and a session after them still
@@ -152,14 +153,15 @@ class NoPoisonPillIT {
         props.put("max.partition.fetch.bytes", Integer.toString(16 * MIB));
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
             consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (sizes.size() < expected && System.nanoTime() < deadline) {
-                assertThat(baton.isAlive()).as("baton run stopped:\n%s", baton.logTail()).isTrue();
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    JsonNode s = JSON.readTree(r.value());
-                    assertThat(sizes.put(s.get("handoff_id").asText(), r.value().length)).as("exactly once").isNull();
-                }
-            }
+            Awaitility.await(expected + " snapshots on " + topic).atMost(timeout).pollInSameThread()
+                    .pollInterval(Duration.ZERO).failFast("baton run stopped", baton::assertAlive).until(() -> {
+                        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                            JsonNode s = JSON.readTree(r.value());
+                            assertThat(sizes.put(s.get("handoff_id").asText(), r.value().length)).as("exactly once")
+                                    .isNull();
+                        }
+                        return sizes.size() >= expected;
+                    });
         }
         assertThat(sizes).as("snapshots seen; log:\n%s", baton.logTail()).hasSize(expected);
         return sizes;

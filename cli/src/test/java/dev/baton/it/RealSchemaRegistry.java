@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -146,31 +147,23 @@ public final class RealSchemaRegistry implements BeforeAllCallback, AfterAllCall
     }
 
     private void awaitReady() {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         HttpRequest ready = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + "/health/ready"))
                 .timeout(Duration.ofSeconds(2)).build();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                String tail = logTail();
-                stopProcess();
-                throw new IllegalStateException("the schema registry exited before it was ready:\n" + tail);
-            }
-            try {
-                if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notListeningYet) {
-                // keep polling
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                stopProcess();
-                throw new IllegalStateException("interrupted while waiting for the schema registry", e);
-            }
-            sleep(200);
+        try {
+            Awaitility.await("the schema registry ready").atMost(READY_TIMEOUT).pollInterval(Duration.ofMillis(200))
+                    .failFast("the schema registry exited before it was ready", () -> !process.isAlive())
+                    .until(() -> {
+                        try {
+                            return http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                        } catch (IOException notListeningYet) {
+                            return false;
+                        }
+                    });
+        } catch (RuntimeException notReady) {
+            String tail = logTail();
+            stopProcess();
+            throw new IllegalStateException(notReady.getMessage() + ":\n" + tail, notReady);
         }
-        String tail = logTail();
-        stopProcess();
-        throw new IllegalStateException("the schema registry was not ready within " + READY_TIMEOUT + ":\n" + tail);
     }
 
     /** Confluent API base URL, e.g. {@code http://127.0.0.1:40123/apis/ccompat/v7}. */
@@ -257,14 +250,6 @@ public final class RealSchemaRegistry implements BeforeAllCallback, AfterAllCall
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException("no free port", e);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

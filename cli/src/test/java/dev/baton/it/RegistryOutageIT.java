@@ -25,6 +25,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -144,12 +145,11 @@ class RegistryOutageIT {
             }
             producer.flush();
             Map<String, Long> arrivals = new LinkedHashMap<>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-            while (actual.size() < 3 * SESSIONS && System.nanoTime() < deadline) {
-                int before = actual.size();
-                poll(consumer, reader, actual);
-                if (actual.size() > before) arrivals.put("last", System.nanoTime());
-            }
+            Awaitility.await("every snapshot").atMost(Duration.ofSeconds(120)).pollInSameThread()
+                    .pollInterval(Duration.ZERO).failFast("baton run stopped", baton::assertAlive).until(() -> {
+                        if (poll(consumer, reader, actual) > 0) arrivals.put("last", System.nanoTime());
+                        return actual.size() >= 3 * SESSIONS;
+                    });
             assertThat(actual).as("snapshots after the outage; log:\n%s", baton.log()).hasSize(3 * SESSIONS);
             // a little longer: a duplicate would show up now
             long quiet = System.nanoTime() + Duration.ofSeconds(3).toNanos();
@@ -188,8 +188,11 @@ class RegistryOutageIT {
 
     private static void collect(KafkaConsumer<byte[], byte[]> consumer, ContextSnapshotReader reader,
             Map<String, byte[]> actual, int expected, Duration timeout) throws IOException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (actual.size() < expected && System.nanoTime() < deadline) poll(consumer, reader, actual);
+        Awaitility.await(expected + " snapshots").atMost(timeout).pollInSameThread().pollInterval(Duration.ZERO)
+                .until(() -> {
+                    poll(consumer, reader, actual);
+                    return actual.size() >= expected;
+                });
         assertThat(actual).as("snapshots within %s", timeout).hasSize(expected);
     }
 

@@ -26,6 +26,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.streams.KafkaStreams;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -85,13 +86,14 @@ class RestoreFromChangelogIT {
                   KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.consumerProps("it-restore-reader"))) {
             streams.start();
             consumer.subscribe(List.of(config.contextSnapshotsTopic()));
-            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-            while (actual.size() < expected.size() && System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    String id = JSON.readTree(r.value()).get("snapshot_id").asText();
-                    assertThat(actual.put(id, r.value())).as("one snapshot per hand-off: %s", id).isNull();
-                }
-            }
+            Awaitility.await("every snapshot").atMost(Duration.ofSeconds(120)).pollInSameThread()
+                    .pollInterval(Duration.ZERO).until(() -> {
+                        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                            String id = JSON.readTree(r.value()).get("snapshot_id").asText();
+                            assertThat(actual.put(id, r.value())).as("one snapshot per hand-off: %s", id).isNull();
+                        }
+                        return actual.size() >= expected.size();
+                    });
             // a little longer: a duplicate snapshot of the re-sent hand-off would show up now
             long quiet = System.nanoTime() + Duration.ofSeconds(3).toNanos();
             while (System.nanoTime() < quiet) {
@@ -139,16 +141,16 @@ class RestoreFromChangelogIT {
             }
             long end = 0;
             for (var e : admin.listOffsets(latest).all().get().values()) end += e.offset();
-            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-            while (System.nanoTime() < deadline) {
-                long done = 0;
-                for (var e : admin.listConsumerGroupOffsets(config.applicationId()).partitionsToOffsetAndMetadata().get()
-                        .entrySet()) {
-                    if (e.getKey().topic().equals(topic) && e.getValue() != null) done += e.getValue().offset();
-                }
-                if (done >= end) break;
-                Thread.sleep(100);
-            }
+            long inputEnd = end;
+            Awaitility.await("offsets committed to the end of the input").atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(100)).until(() -> {
+                        long done = 0;
+                        for (var e : admin.listConsumerGroupOffsets(config.applicationId()).partitionsToOffsetAndMetadata()
+                                .get().entrySet()) {
+                            if (e.getKey().topic().equals(topic) && e.getValue() != null) done += e.getValue().offset();
+                        }
+                        return done >= inputEnd;
+                    });
             streams.close(Duration.ofSeconds(30));
         }
     }

@@ -25,6 +25,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -105,12 +106,11 @@ class SaslScramIT {
                 List<String> snapshots = new ArrayList<>();
                 try (KafkaConsumer<String, String> c = new KafkaConsumer<>(consumer)) {
                     c.subscribe(List.of("sasl.context-snapshots"));
-                    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-                    while (snapshots.isEmpty() && System.nanoTime() < deadline) {
-                        for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(300))) {
-                            snapshots.add(r.value());
-                        }
-                    }
+                    Awaitility.await("a snapshot").atMost(Duration.ofSeconds(90)).pollInSameThread()
+                            .pollInterval(Duration.ZERO).until(() -> {
+                                c.poll(Duration.ofMillis(300)).forEach(r -> snapshots.add(r.value()));
+                                return !snapshots.isEmpty();
+                            });
                 }
                 assertThat(snapshots).as("log:\n%s", Files.readString(log)).singleElement()
                         .satisfies(s -> assertThat(s).contains("\"snapshot_id\":\"acme/s1/h1\""));
@@ -129,19 +129,19 @@ class SaslScramIT {
     }
 
     private static void awaitReady(HttpClient http, int port, Process process, Path log) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (System.nanoTime() < deadline) {
-            assertThat(process.isAlive()).as("baton run exited early:\n%s", Files.readString(log)).isTrue();
-            try {
-                if (http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/readyz"))
-                        .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(250);
-        }
-        throw new AssertionError("not ready in time:\n" + Files.readString(log));
+        HttpRequest readyz = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/readyz"))
+                .timeout(Duration.ofSeconds(5)).GET().build();
+        Awaitility.await("baton run ready").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
+                .failFast("baton run exited early", () -> assertThat(process.isAlive())
+                        .as("log:\n%s", Files.readString(log)).isTrue())
+                .untilAsserted(() -> {
+                    int status;
+                    try {
+                        status = http.send(readyz, HttpResponse.BodyHandlers.discarding()).statusCode();
+                    } catch (IOException notYet) {
+                        status = -1; // not listening yet
+                    }
+                    assertThat(status).as("/readyz; log:\n%s", Files.readString(log)).isEqualTo(200);
+                });
     }
 }

@@ -29,6 +29,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.streams.KafkaStreams;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -83,13 +84,14 @@ class SnapshotsMatchTheEngineIT {
                   KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.consumerProps("it-snapshot-reader"))) {
             streams.start();
             consumer.subscribe(List.of(config.contextSnapshotsTopic()));
-            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-            while (actual.size() < expected.size() && System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    String id = JSON.readTree(r.value()).get("snapshot_id").asText();
-                    assertThat(actual.put(id, r.value())).as("one snapshot per hand-off: %s", id).isNull();
-                }
-            }
+            Awaitility.await("every snapshot").atMost(Duration.ofSeconds(90)).pollInSameThread()
+                    .pollInterval(Duration.ZERO).until(() -> {
+                        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                            String id = JSON.readTree(r.value()).get("snapshot_id").asText();
+                            assertThat(actual.put(id, r.value())).as("one snapshot per hand-off: %s", id).isNull();
+                        }
+                        return actual.size() >= expected.size();
+                    });
             streams.close(Duration.ofSeconds(30));
         } finally {
             EmbeddedKafka.deleteRecursively(stateDir);

@@ -24,6 +24,7 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -95,23 +96,17 @@ class LiveMetricsIT {
         }
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.consumerProps("metrics-it-reader"))) {
             consumer.subscribe(List.of("baton.context-snapshots"));
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            int seen = 0;
-            while (seen == 0 && System.nanoTime() < deadline) {
-                seen += consumer.poll(Duration.ofMillis(200)).count();
-            }
-            assertThat(seen).as("snapshots").isPositive();
+            Awaitility.await("a snapshot").atMost(Duration.ofSeconds(60)).pollInSameThread().pollInterval(Duration.ZERO)
+                    .until(() -> consumer.poll(Duration.ofMillis(200)).count() > 0);
         }
         // Micrometer's Kafka binder looks for metrics created after it was bound (per-partition lag, the
         // state updater's) once a minute: wait for that round
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        do {
-            Thread.sleep(2000);
-            scrape = get(base + "/metrics").body();
-        } while (!(scrape.contains("kafka_consumer_fetch_manager_records_lag{")
-                // the state updater's restoration metrics can be found a round later than the lag (seen in CI)
-                && scrape.contains("kafka_stream_state_updater_active_restoring_tasks{"))
-                && System.nanoTime() < deadline);
+        scrape = Awaitility.await("the binder's second round").atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofSeconds(2)).until(() -> get(base + "/metrics").body(),
+                        // the state updater's restoration series can be found a round later than the lag (seen
+                        // on a loaded machine)
+                        text -> text.contains("kafka_consumer_fetch_manager_records_lag{")
+                                && text.contains("kafka_stream_state_updater_active_restoring_tasks{"));
         Path out = Paths.get("target", "live-metrics.txt");
         Files.createDirectories(out.getParent());
         Files.writeString(out, scrape);
@@ -203,19 +198,19 @@ class LiveMetricsIT {
     }
 
     private static void await(String url, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            assertThat(process.isAlive()).as("baton run exited early:\n%s", Files.readString(log)).isTrue();
-            try {
-                if (get(url).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(250);
+        Awaitility.await(url).atMost(timeout).pollInterval(Duration.ofMillis(250))
+                .failFast("baton run exited early", () -> assertThat(process.isAlive()).as("log:\n%s", Files.readString(log))
+                        .isTrue())
+                .untilAsserted(() -> assertThat(status(url)).as("%s; log:\n%s", url, Files.readString(log)).isEqualTo(200));
+    }
+
+    /** The status {@code url} answers with, -1 while nothing listens. */
+    private static int status(String url) throws InterruptedException {
+        try {
+            return get(url).statusCode();
+        } catch (IOException notYet) {
+            return -1;
         }
-        throw new AssertionError(url + " not ready in time:\n" + Files.readString(log));
     }
 
     private static HttpResponse<String> get(String url) throws IOException, InterruptedException {

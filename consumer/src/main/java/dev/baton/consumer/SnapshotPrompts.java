@@ -20,7 +20,8 @@ import dev.baton.avro.Target;
 import dev.baton.avro.ToolCall;
 
 /**
- * What a consumer of {@code baton.context-snapshots} hands to the receiving agent (CONTRACT.md §3):
+ * What a consumer of {@code baton.context-snapshots} hands to the receiving agent (docs/contract.md, "Output:
+ * ContextSnapshot"):
  * <ul>
  *   <li>LOCAL targets: an OpenAI-compatible chat-completions request body: the leading system message
  *       is {@code framing.system_prompt} and the {@code brick}, separated by a blank line, then the

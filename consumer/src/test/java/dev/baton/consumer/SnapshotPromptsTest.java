@@ -77,7 +77,7 @@ class SnapshotPromptsTest {
     @Test
     void shouldMapTheJsonFormLikeTheAvroForm() throws Exception {
         ContextSnapshot avro = snapshot(Target.LOCAL, MESSAGES, "Session acme/s-1.");
-        // the JSON form writes arguments as an object (CONTRACT.md §3, ToolCall)
+        // the JSON form writes arguments as an object (docs/contract.md, "JSONL files")
         JsonNode json = JSON.readTree("""
             {"snapshot_id":"acme/s-1/h1","target":"LOCAL","framing":{"kind":"CONTINUITY","system_prompt":"You own this work."},
              "brick":"Session acme/s-1.","messages":[

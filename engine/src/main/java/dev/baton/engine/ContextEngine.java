@@ -36,9 +36,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The context engine's entry point: plain values in, a {@link Snapshot} out (CONTRACT.md §4). No Kafka types, no
- * clock, no randomness, no hash ordering: the snapshot is a function of the applied events, the hand-off and the
- * policy (R10).
+ * The context engine's entry point: plain values in, a {@link Snapshot} out (docs/contract.md, "Rendering rules
+ * R1–R11"). No Kafka types, no clock, no randomness, no hash ordering: the snapshot is a function of the applied
+ * events, the hand-off and the policy (R10).
  *
  * <p>Rendering, rule by rule: the retention plan ({@link RetentionPlanner}, R3) decides which trails render; the
  * layout ({@link SegmentBuilder}) turns the session into segments; {@link HeadTailTrim} (R5) fits them into the

@@ -2,7 +2,6 @@ package dev.baton.engine;
 
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Target;
-import dev.baton.engine.parity.ParityCheck;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Snapshot;
 import org.junit.jupiter.api.Test;
@@ -12,7 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * R9 — "for the same session each side's rendering carries every text, tool name, argument and result the other
- * shows (superset test)" (ADR 0093, E).
+ * shows (superset test)" (ADR 0093, E). The superset itself, trimmed or not, is SupersetProperties'; these examples
+ * pin what it does not: the same turns survive for both sides although narration costs the receiver more, and a
+ * session without a primary reports zero of zero with the receiver as reference.
  */
 class R9SupersetTest {
     private static Sessions mixed() {
@@ -24,20 +25,6 @@ class R9SupersetTest {
             s.legacyResult("qwen", "L" + i, "[hit " + i + "]");
         }
         return s;
-    }
-
-    @Test
-    void shouldCarryEverythingThePrimaryShowsEvenWhenTrimmed() {
-        Sessions s = mixed();
-        Snapshot primary = s.render(new Handoff("p", null, "qwen", Target.LOCAL, null, null, null));
-        Snapshot receiver = s.render(new Handoff("r", "qwen", "opus", Target.LOCAL, null, null, null));
-        var reference = ParityCheck.items(primary.messages());
-        var mine = ParityCheck.items(receiver.messages());
-        assertThat(primary.truncations()).isNotEmpty();
-        assertThat(ParityCheck.covered(reference, mine)).isEqualTo(reference.size());
-        assertThat(receiver.parity().referenceAgent()).isEqualTo("qwen");
-        assertThat(receiver.parity().referenceItems()).isEqualTo(reference.size());
-        assertThat(receiver.parity().coveredItems()).isEqualTo(reference.size());
     }
 
     @Test

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Small recorded-style sessions (src/test/resources/recorded/, written for these tests in the shape imported runs
  * have: bare tool calls with reused ids, observations without a call, system observations as TOOL turns, terminal
  * output with CR and bare CR, long heads, many short turns) through the engine, at the budgets of their hand-offs:
- * regressions for issue 19. The same files go through {@code baton backfill} in {@code BackfillRecordedFixturesIT}.
+ * what recorded runs must render right (docs/rendering.md). The same files go through {@code baton backfill} in {@code BackfillRecordedFixturesIT}.
  */
 class RecordedFixturesTest {
     private static final ObjectMapper JSON = new ObjectMapper();

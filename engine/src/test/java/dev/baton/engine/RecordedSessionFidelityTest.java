@@ -19,8 +19,8 @@ import static dev.baton.engine.Sessions.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 19: what recorded runs of real agents showed and synthetic sessions never did. Each test fails on the engine
- * before the fix it names.
+ * What recorded runs of real agents show and synthetic sessions never did (docs/decisions.md, "History kept out of the code"). Each
+ * test names the behaviour it holds the engine to.
  */
 class RecordedSessionFidelityTest {
     private static final String KB40 = "x".repeat(40 * 1024);

@@ -6,9 +6,9 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The contract's dead-letter headers (CONTRACT.md §1), all UTF-8 text: {@value #CODE}, {@value #MESSAGE},
- * {@value #SOURCE_TOPIC}, {@value #SOURCE_PARTITION} and {@value #SOURCE_OFFSET} (decimal). A source that is
- * unknown (no input record, e.g. a failure during punctuation) is written as an empty topic and -1.
+ * The contract's dead-letter headers (docs/contract.md, "Dead letters"), all UTF-8 text: {@value #CODE},
+ * {@value #MESSAGE}, {@value #SOURCE_TOPIC}, {@value #SOURCE_PARTITION} and {@value #SOURCE_OFFSET} (decimal). A
+ * source that is unknown (no input record, e.g. a failure during punctuation) is written as an empty topic and -1.
  */
 public final class DeadLetterHeaders {
     public static final String CODE = "baton.error.code";

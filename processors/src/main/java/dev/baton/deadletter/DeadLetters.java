@@ -27,7 +27,7 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  */
 public final class DeadLetters {
 
-    /** The most of an OVERSIZED record's value its dead letter carries (CONTRACT.md §4 "Bounded records"). */
+    /** The most of an OVERSIZED record's value its dead letter carries (docs/contract.md, "Bounded records"). */
     public static final int EXCERPT_BYTES = 64 * 1024;
 
     private DeadLetters() {

@@ -1,6 +1,6 @@
 package dev.baton.deadletter;
 
-/** The stable, machine-readable dead-letter codes (CONTRACT.md §2). */
+/** The stable, machine-readable dead-letter codes (docs/contract.md, "Dead-letter codes"). */
 public enum ErrorCode {
     /** Bytes or JSON that cannot be read. */
     MALFORMED,

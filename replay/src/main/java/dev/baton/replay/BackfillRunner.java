@@ -39,7 +39,7 @@ import dev.baton.serde.AvroJson;
  */
 public final class BackfillRunner {
 
-    /** What an {@code OVERSIZED} dead letter keeps of the line (CONTRACT.md §4 "Bounded records"). */
+    /** What an {@code OVERSIZED} dead letter keeps of the line (docs/contract.md, "Bounded records"). */
     static final int OVERSIZED_EXCERPT_BYTES = 64 * 1024;
 
     private static final JsonFactory JSON = JsonFactory.builder()

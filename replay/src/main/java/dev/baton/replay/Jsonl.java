@@ -16,7 +16,7 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * JSON Lines files: one JSON object per line, UTF-8, and gzip-compressed when the file name ends in
- * {@code .gz} (CONTRACT.md §5). {@code -} means standard input or output.
+ * {@code .gz} (docs/contract.md, "JSONL files"). {@code -} means standard input or output.
  *
  * <p>Lines are handled as bytes, not text: a line that is not valid UTF-8 reaches the decoder as is
  * (and is dead-lettered as {@code MALFORMED}) instead of being silently repaired.

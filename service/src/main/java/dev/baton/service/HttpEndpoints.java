@@ -77,7 +77,7 @@ final class HttpEndpoints implements AutoCloseable {
     static final int SERVER_THREADS = 64;
     static {
         // The JDK server writes a response's headers and body in two writes; without TCP_NODELAY, Nagle's algorithm and
-        // the client's delayed ACK hold the body back ~40 ms, which was most of a probe's measured answer time.
+        // the client's delayed ACK hold the body back ~40 ms, which would be most of a probe's answer time.
         setIfUnset("sun.net.httpserver.nodelay", "true");
         // The JDK server reads a request's line, headers and body with blocking reads on its executor's threads, with
         // no time limit of its own: a client that sends its headers (or a declared body) a byte at a time holds a

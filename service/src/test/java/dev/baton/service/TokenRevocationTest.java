@@ -14,6 +14,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 
 import org.apache.kafka.streams.KafkaStreams;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -102,14 +103,10 @@ class TokenRevocationTest {
         Files.move(next, tokens, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    /** The status of a query once it is no longer {@code before}, or {@code before} after {@link #RELOAD_BOUND}. */
-    private int statusOnceChanged(String tenant, String token, int before) throws Exception {
-        int status = query(tenant, token);
-        for (long until = System.nanoTime() + RELOAD_BOUND.toNanos(); status == before && System.nanoTime() < until; ) {
-            Thread.sleep(100);
-            status = query(tenant, token);
-        }
-        return status;
+    /** The status of a query once it is no longer {@code before} (within {@link #RELOAD_BOUND}). */
+    private int statusOnceChanged(String tenant, String token, int before) {
+        return Awaitility.await("a status other than " + before).atMost(RELOAD_BOUND).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(100)).until(() -> query(tenant, token), status -> status != before);
     }
 
     private int query(String tenant, String token) throws Exception {

@@ -21,10 +21,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Writes the engine's {@link Snapshot} as the output {@code ContextSnapshot} (CONTRACT.md §3): Confluent-wire-format
- * Avro ({@link #avro}, schema registered under {@code {topic}-value}) or one line of JSON ({@link #json}, the form of
- * {@code baton backfill} output: §3 field names in schema order, {@code arguments} as JSON objects,
- * {@code occurred_at} as an ISO-8601 instant, no trailing new line).
+ * Writes the engine's {@link Snapshot} as the output {@code ContextSnapshot} (docs/contract.md, "Output:
+ * ContextSnapshot"): Confluent-wire-format Avro ({@link #avro}, schema registered under {@code {topic}-value}) or one
+ * line of JSON ({@link #json}, the form of {@code baton backfill} output: §3 field names in schema order,
+ * {@code arguments} as JSON objects, {@code occurred_at} as an ISO-8601 instant, no trailing new line).
  *
  * <pre>{@code
  * SnapshotEncoder encoder = SnapshotEncoder.avro(registry);

@@ -137,8 +137,8 @@ public final class SnapshotHash {
 
     private static void value(Object v, Canonical out) {
         // Exact classes first (String, Long, ArrayList: one compare each), then the generated records' and the
-        // lists' base classes (a check of one supertype), interfaces last (each a scan of the supertypes: a list
-        // used to pay four of them before reaching Collection).
+        // lists' base classes (a check of one supertype), interfaces last (each a scan of the supertypes: tried
+        // first, a list would pay four of them before reaching Collection).
         Class<?> type = v.getClass();
         if (type == String.class) {
             out.string((String) v);

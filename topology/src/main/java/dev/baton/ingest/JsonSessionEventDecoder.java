@@ -7,8 +7,8 @@ import dev.baton.serde.AvroJson;
 import dev.baton.serde.JsonReadException;
 
 /**
- * {@link SessionEventDecoder} for JSON values: one UTF-8 JSON object per record in the form of CONTRACT.md §5 (read
- * by {@link AvroJson}). Create with {@link SessionEventDecoder#json}.
+ * {@link SessionEventDecoder} for JSON values: one UTF-8 JSON object per record in the form of docs/contract.md's
+ * "JSONL files" (read by {@link AvroJson}). Create with {@link SessionEventDecoder#json}.
  */
 public final class JsonSessionEventDecoder implements SessionEventDecoder {
     private final int maxRecordBytes;

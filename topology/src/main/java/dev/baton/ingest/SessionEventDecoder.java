@@ -48,7 +48,7 @@ public interface SessionEventDecoder {
         return new AvroSessionEventDecoder(registry, maxRecordBytes);
     }
 
-    /** JSON values (CONTRACT.md §5 form). */
+    /** JSON values (docs/contract.md, "JSONL files"). */
     static SessionEventDecoder json(int maxRecordBytes) {
         return new JsonSessionEventDecoder(maxRecordBytes);
     }

@@ -9,8 +9,8 @@ import dev.baton.serde.SchemaRegistryClient;
 import java.util.Locale;
 
 /**
- * Produces input values of {@code baton.session-events} from JSON lines (CONTRACT.md §5 form): for JSON the line's
- * bytes as they are, for Avro the line converted to a {@link SessionEvent} in the Confluent wire format. For
+ * Produces input values of {@code baton.session-events} from JSON lines (docs/contract.md, "JSONL files"): for JSON the
+ * line's bytes as they are, for Avro the line converted to a {@link SessionEvent} in the Confluent wire format. For
  * {@code baton demo}, {@code baton backfill} and tests.
  *
  * <pre>{@code

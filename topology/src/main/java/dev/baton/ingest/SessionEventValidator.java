@@ -23,8 +23,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The content checks of CONTRACT.md §1–2 on a {@link SessionEvent} that was read (from Avro or JSON), and its
- * conversion into an {@link InboundEvent} of engine model objects. Shared by both {@link SessionEventDecoder}s.
+ * The content checks of docs/contract.md ("Identifiers and names", "Input: SessionEvent") on a {@link SessionEvent}
+ * that was read (from Avro or JSON), and its conversion into an {@link InboundEvent} of engine model objects. Shared by
+ * both {@link SessionEventDecoder}s.
  *
  * <p>Order (the first failing check decides the code):
  * <ol>

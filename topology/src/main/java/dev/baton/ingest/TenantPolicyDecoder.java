@@ -61,7 +61,7 @@ public final class TenantPolicyDecoder {
 
     /**
      * This decoder, also refusing (INVALID) a policy whose snapshots cannot fit a record of {@code maxOutputBytes}
-     * ({@code baton.max-output-bytes}, CONTRACT.md §4 "Bounded records"): the tenant keeps its last good policy.
+     * ({@code baton.max-output-bytes}, docs/contract.md, "Bounded records"): the tenant keeps its last good policy.
      */
     public TenantPolicyDecoder withMaxOutputBytes(int maxOutputBytes) {
         return new TenantPolicyDecoder(avro, base, maxOutputBytes);

@@ -35,8 +35,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The JSON form of Baton's Avro records (CONTRACT.md §5), driven by the Avro schema: one JSON object per record with
- * the Avro field names (snake_case), in schema order when written.
+ * The JSON form of Baton's Avro records (docs/contract.md, "JSONL files"), driven by the Avro schema: one JSON object
+ * per record with the Avro field names (snake_case), in schema order when written.
  *
  * <ul>
  *   <li>Optional fields ({@code ["null", T]}) are bare values or {@code null} (no Avro-JSON {@code {"string": ...}}

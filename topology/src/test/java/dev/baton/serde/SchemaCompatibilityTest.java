@@ -14,9 +14,9 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Schema changes stay compatible both ways: a consumer on the schema before issue 11 reads what Baton writes now
- * (the new optional fields are skipped), and a consumer on the current schema reads what Baton wrote before (the new
- * fields take their null defaults). The earlier schemas are copies kept as test resources.
+ * Schema changes stay compatible both ways: a consumer on the schema before the token fields reads what Baton writes
+ * now (the new optional fields are skipped), and a consumer on the current schema reads what Baton wrote before (the
+ * new fields take their null defaults). The earlier schemas are copies kept as test resources.
  */
 class SchemaCompatibilityTest {
 
@@ -39,7 +39,7 @@ class SchemaCompatibilityTest {
         }
     }
 
-    /** The schema as it was before issue 11, with the shared named types of the current schemas directory. */
+    /** The schema as it was before the token fields, with the shared named types of the current schemas directory. */
     private static Schema earlier(String name) throws IOException {
         Schema.Parser parser = new Schema.Parser();
         Path dir = Path.of("..", "schemas", "src", "main", "avro");

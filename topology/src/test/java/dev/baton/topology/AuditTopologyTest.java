@@ -22,7 +22,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Issue 11: every snapshot carries its input range (provenance) and, when asked, exact token counts. */
+/** Every snapshot carries its input range (provenance) and, when asked, exact token counts. */
 class AuditTopologyTest {
     private static final String T = "acme";
     private static final String A = "a";

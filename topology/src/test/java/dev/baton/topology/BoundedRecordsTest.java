@@ -9,7 +9,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** CONTRACT.md §4 "Bounded records": what Baton writes fits {@code baton.max-output-bytes}, whatever the input. */
+/** docs/contract.md, "Bounded records": what Baton writes fits {@code baton.max-output-bytes}, whatever the input. */
 class BoundedRecordsTest {
     private static final int MIB = 1024 * 1024;
     /** A policy whose own bound fits 1 MiB. */

@@ -1,7 +1,7 @@
 package dev.baton.engine.model;
 
 /**
- * A request for a context snapshot (CONTRACT.md §2).
+ * A request for a context snapshot (docs/contract.md, "Hand-offs").
  *
  * @param handoffId          idempotency key within the session
  * @param fromAgent          the previous owner, or null when there was none

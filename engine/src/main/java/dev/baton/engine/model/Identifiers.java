@@ -1,6 +1,6 @@
 package dev.baton.engine.model;
 
-/** CONTRACT.md §1: the shapes of identifiers and names. Anything else is dead-lettered. */
+/** docs/contract.md, "Identifiers and names": the shapes of identifiers and names. Anything else is dead-lettered. */
 public final class Identifiers {
     private Identifiers() {
     }

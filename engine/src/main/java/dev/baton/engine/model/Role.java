@@ -1,4 +1,4 @@
 package dev.baton.engine.model;
 
-/** Who produced a turn (CONTRACT.md §2, {@code Turn.role}). */
+/** Who produced a turn (docs/contract.md, "Turns", {@code role}). */
 public enum Role { USER, ASSISTANT, SYSTEM, TOOL }

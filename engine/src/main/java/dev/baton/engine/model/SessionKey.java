@@ -3,10 +3,11 @@ package dev.baton.engine.model;
 import java.util.Optional;
 
 /**
- * A session's identity: tenant id and session id (CONTRACT.md §1). Its text form {@code tenant_id/session_id} is the
- * input topic's record key, the key of the session store and of the HTTP query; a snapshot's id is
- * {@code tenant_id/session_id/handoff_id}. Both ids are contract identifiers (never containing {@code /}), so the
- * text form can be parsed back without ambiguity. Every key built or read anywhere in Baton goes through this type.
+ * A session's identity: tenant id and session id (docs/contract.md, "Identifiers and names"). Its text form
+ * {@code tenant_id/session_id} is the input topic's record key, the key of the session store and of the HTTP query; a
+ * snapshot's id is {@code tenant_id/session_id/handoff_id}. Both ids are contract identifiers (never containing
+ * {@code /}), so the text form can be parsed back without ambiguity. Every key built or read anywhere in Baton goes
+ * through this type.
  */
 public record SessionKey(String tenantId, String sessionId) {
 

@@ -3,7 +3,7 @@ package dev.baton.engine.model;
 import java.util.List;
 
 /**
- * One entry of a session's history (CONTRACT.md §2). Immutable.
+ * One entry of a session's history (docs/contract.md, "Turns"). Immutable.
  *
  * @param seq        position in the session, from 0
  * @param agent      the agent that produced (or, for USER/SYSTEM turns, recorded) the turn

@@ -1,8 +1,8 @@
 package dev.baton.engine.policy;
 
 /**
- * Every budget, cap, wait and limit of CONTRACT.md, as one immutable value. {@link #defaults()} holds the
- * contract's defaults; a tenant's {@code TenantPolicy} overrides any subset; a hand-off can only lower the
+ * Every budget, cap, wait and limit of the contract (docs/contract.md), as one immutable value. {@link #defaults()}
+ * holds the contract's defaults; a tenant's {@code TenantPolicy} overrides any subset; a hand-off can only lower the
  * transcript budget ({@link #transcriptBudgetFor(Integer)}).
  *
  * <p>Characters are UTF-16 code units (Java {@code String.length()}); bytes are UTF-8.

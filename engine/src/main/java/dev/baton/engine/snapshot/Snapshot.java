@@ -5,8 +5,8 @@ import dev.baton.engine.model.Target;
 import java.util.List;
 
 /**
- * The engine's output for one hand-off: mirrors the Avro {@code ContextSnapshot} of CONTRACT.md §3 field for field
- * (the content hash, computed over the encoded record, excepted; see docs/audit.md).
+ * The engine's output for one hand-off: mirrors the Avro {@code ContextSnapshot} of docs/contract.md ("Output:
+ * ContextSnapshot") field for field (the content hash, computed over the encoded record, excepted; see docs/audit.md).
  */
 public record Snapshot(String snapshotId, String tenantId, String sessionId, String handoffId, String fromAgent,
                        String toAgent, Target target, long asOfSeq, long turnCount, long occurredAtMillis,

@@ -3,7 +3,7 @@ package dev.baton.engine.snapshot;
 import dev.baton.engine.policy.Policy;
 
 /**
- * Upper bounds on the encoded size of a {@link Snapshot} (CONTRACT.md §4 "Bounded records"), in bytes, for both
+ * Upper bounds on the encoded size of a {@link Snapshot} (docs/contract.md, "Bounded records"), in bytes, for both
  * output formats. The bound is made of
  * <ul>
  *   <li>bytes per unit of text (a UTF-16 code unit of content, brick, framing prompt, tool name, arguments or marker):

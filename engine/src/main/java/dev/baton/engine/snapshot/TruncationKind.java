@@ -1,6 +1,6 @@
 package dev.baton.engine.snapshot;
 
-/** CONTRACT.md §3: every kind of visible cut. */
+/** docs/contract.md, "Output: ContextSnapshot": every kind of visible cut. */
 public enum TruncationKind {
     TURNS_MISSING, TRAIL_MANIFEST, TRANSCRIPT_MIDDLE_SUMMARIZED, TRANSCRIPT_MIDDLE_DROPPED, SEGMENT_TRIMMED,
     BRICK_RESULT_TRUNCATED, BRICK_TURN_TRIMMED, BRICK_ACTIVITY_OMITTED, RESULT_CLEARED

@@ -8,8 +8,9 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * Hand-offs (CONTRACT.md §2): the remembered ids (a {@link HandoffIdLog}; the skeleton keeps only the ordinals of the
- * oldest and the next id) and the hand-offs waiting for their {@code as_of_seq}, in the order they were parked.
+ * Hand-offs (docs/contract.md, "Hand-offs"): the remembered ids (a {@link HandoffIdLog}; the skeleton keeps only the
+ * ordinals of the oldest and the next id) and the hand-offs waiting for their {@code as_of_seq}, in the order they were
+ * parked.
  */
 final class HandoffQueue {
     final List<WaitingHandoff> waiting = new ArrayList<>();

@@ -12,9 +12,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Seq order and gaps (CONTRACT.md §2): which seq comes next, the turns held until a gap fills (each held turn is its
- * own stored entry, {@link EntryKind#HELD}), and the ranges recorded missing when a wait or a bound settled a gap
- * (the newest {@code missingRangesKept} individually, older ones aggregated into one span).
+ * Seq order and gaps (docs/contract.md, "Turns"): which seq comes next, the turns held until a gap fills (each held
+ * turn is its own stored entry, {@link EntryKind#HELD}), and the ranges recorded missing when a wait or a bound
+ * settled a gap (the newest {@code missingRangesKept} individually, older ones aggregated into one span).
  */
 final class Ordering {
     long nextSeq;

@@ -15,12 +15,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
- * Bounded per-session state (CONTRACT.md §2 and "Bounded state"). Mutable, not thread-safe, one per session. It is
- * made of one part per idea — {@link Ordering} (seq order, held turns, missing ranges), {@link Transcript} (head,
- * window, compacted body), {@link TrailLedger} (R3's trails and open legacy calls), {@link Actors} and
- * {@link HandoffQueue} (remembered ids, waiting hand-offs) — and this class applies events across them. It is stored
- * as a small skeleton plus one entry per turn, held turn, digest line, trail and open call ({@link StateStorage});
- * its {@link StateJournal} names the entries an event changed.
+ * Bounded per-session state (docs/contract.md, "Input: SessionEvent" and "Bounded state"). Mutable, not thread-safe,
+ * one per session. It is made of one part per idea — {@link Ordering} (seq order, held turns, missing ranges),
+ * {@link Transcript} (head, window, compacted body), {@link TrailLedger} (R3's trails and open legacy calls),
+ * {@link Actors} and {@link HandoffQueue} (remembered ids, waiting hand-offs) — and this class applies events across
+ * them. It is stored as a small skeleton plus one entry per turn, held turn, digest line, trail and open call
+ * ({@link StateStorage}); its {@link StateJournal} names the entries an event changed.
  *
  * <p>Turns apply in seq order: a repeated seq is a duplicate, a seq after a gap is held until the gap fills (or a
  * wait or bound settles it: the range is recorded missing and the held turns applied), and a turn whose seq was

@@ -45,7 +45,7 @@ public final class StoredTurn {
      * Approximate Java heap bytes of this turn, fixed at the first call (the decoded-state cache's weight): every
      * string at its heap size ({@link #heapBytes}), plus the objects around them. Calibrated against heap measured
      * after a full GC (benchmarks' {@code LiveSessionsHarness}, docs/capacity.md): within about 10 % for sessions of
-     * 2 to 200 turns; counting only the UTF-8 text, as before, left the heap 1.3 to 2.8 times the weight. Since the
+     * 2 to 200 turns; counting only the UTF-8 text would leave the heap 1.3 to 2.8 times the weight. Since the
      * layout memo it also reserves what the memo may hold ({@link #layoutMemoBytes}), which a state that was never
      * rendered does not use.
      */

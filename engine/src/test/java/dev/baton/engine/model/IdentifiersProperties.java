@@ -11,9 +11,10 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link Identifiers}' hand-written checks accept exactly the language of CONTRACT.md §1's patterns: ids
- * {@code [A-Za-z0-9._:-]{1,128}}, names {@code [A-Za-z0-9_-]{1,64}} — over strings near the alphabets' edges (the
- * characters next to each range, non-ASCII letters and digits, surrogates), around the length bounds, and empty.
+ * {@link Identifiers}' hand-written checks accept exactly the language of docs/contract.md's patterns ("Identifiers and
+ * names"): ids {@code [A-Za-z0-9._:-]{1,128}}, names {@code [A-Za-z0-9_-]{1,64}} — over strings near the alphabets'
+ * edges (the characters next to each range, non-ASCII letters and digits, surrogates), around the length bounds, and
+ * empty.
  */
 class IdentifiersProperties {
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");

@@ -21,7 +21,7 @@ import java.util.function.BiFunction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * "Bounded state" (CONTRACT.md §4): the encoded per-session state does not grow with the session's length. A
+ * "Bounded state" (docs/contract.md): the encoded per-session state does not grow with the session's length. A
  * realistic 10,000-turn session (texts of 200–2,000 characters, trails with results of 2–20 KB) is measured at
  * 1,000, 5,000 and 10,000 turns, and must stay below an absolute bound derived from the default policy
  * (see docs/state-bound.md).

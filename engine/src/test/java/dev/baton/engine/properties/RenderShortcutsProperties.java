@@ -71,7 +71,7 @@ class RenderShortcutsProperties {
         for (Segment s : segments) assertThat(s.size()).as("size of %s", s).isEqualTo(oldSize(s));
         for (Segment s : segments) {
             if (s.kind() != Segment.Kind.STEP) continue;
-            // narrate writes into one presized builder; before, it concatenated its call and outcome lines
+            // narrate writes into one presized builder: it must equal its call and outcome lines joined
             String byParts = Narration.callLine(s.step()) + "\n" + Narration.outcomeLine(s.step());
             assertThat(Narration.narrate(s.step())).isEqualTo(byParts);
             assertThat(s.step().result().escapedTo(new StringBuilder("x")).toString())

@@ -17,7 +17,7 @@ import java.util.TreeSet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Retention accounting (issue 19), computed independently from the turns applied (in seq order): the trail-bearing
+ * Retention accounting (docs/rendering.md), computed independently from the turns applied (in seq order): the trail-bearing
  * turns R3 plans (ASSISTANT turns with a trail or legacy calls, and TOOL turns whose call is unknown: orphan results),
  * and for every TOOL turn the seq the plan knows its result by — its own when it is an orphan, its calling turn's
  * otherwise (a legacy step belongs to its calling turn). Within the open-call bound.

@@ -73,7 +73,7 @@ class RetentionProperties {
     }
 
     /**
-     * Retention accounting (issue 19): every TOOL turn with a result in the state is in exactly one of expanded,
+     * Retention accounting: every TOOL turn with a result in the state is in exactly one of expanded,
      * inlined and the manifest, by its own seq when its call is unknown (an orphan result is a trail of its own) or
      * by its calling turn's seq (a legacy step belongs to its calling turn); a manifested turn the manifest does not
      * list is among the turns its footer counts (older than every listed one, inside the TRAIL_MANIFEST range). The

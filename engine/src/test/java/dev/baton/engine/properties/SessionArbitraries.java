@@ -30,7 +30,7 @@ import java.util.Set;
  *
  * <p>A session is generated as a list of {@link Plan}s (shrinkable) and turned into {@link Turn}s by {@link #build}:
  * seqs are positions, call ids are derived from seqs, and a TOOL plan answers one of the open legacy calls (or an
- * unknown call id). {@link #recordedSessions} generates what recorded runs of real agents contain (issue 19): orphan
+ * unknown call id). {@link #recordedSessions} generates what recorded runs of real agents contain: orphan
  * results, reused call ids, results without calls and calls without results, CR and bare-CR output, small budgets
  * with long heads, many short turns.
  */
@@ -579,7 +579,7 @@ public final class SessionArbitraries {
     }
 
     /**
-     * Sessions as recorded runs of real agents have them (issue 19): a long head, then 10–150 turns cycling through
+     * Sessions as recorded runs of real agents have them: a long head, then 10–150 turns cycling through
      * up to 40 plans of mostly short turns, legacy calls with reused ids, calls never answered, results answering no
      * known call (no id, an id already answered, an id never issued), terminal output with CR and bare CR; budgets
      * of 1,500–10,000 characters (below 2,000 raised to 2,000).

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** CONTRACT.md §2: ordering, duplicates, gaps, late turns, waiting hand-offs and their bounds. */
+/** docs/contract.md, "Turns" and "Hand-offs": ordering, duplicates, gaps, late turns, waiting hand-offs and their bounds. */
 class SessionStateTest {
     private final Policy p = Policy.defaults();
 

@@ -131,8 +131,8 @@ class StoredFormatGoldenTest {
             Files.write(V3, write(StateStorage.InMemory.of(s)));
         }
         // The layout, not what the engine keeps: the golden state decoded and written again gives the same bytes.
-        // (What compaction keeps may change with the engine without a new version: issue 19 keeps TOOL turns until
-        // their step goes to the manifest, so the scenario applied afresh keeps one more turn than the golden.)
+        // (What compaction keeps may change with the engine without a new version: the engine now keeps TOOL turns
+        // until their step goes to the manifest, so the scenario applied afresh keeps one more turn than the golden.)
         byte[] now = write(StateStorage.InMemory.of(read(Files.readAllBytes(V3)).load()));
         assertThat(now).as("the v3 layout changed: give the new layout a new version, keep reading v3")
                 .isEqualTo(Files.readAllBytes(V3));

@@ -17,9 +17,9 @@ import dev.baton.engine.trim.ArgumentsCutter;
 import dev.baton.replay.importer.ImportReport.Kind;
 
 /**
- * Writes a session's turns as SessionEvent JSON lines (CONTRACT.md §5): seqs from 0, deterministic event ids
- * ({@code {session_id}:{seq}}), occurred_at filled in where the recording had no time, every record within the
- * record limit (a trail split over several turns, or text cut around a visible marker, reported), and an optional
+ * Writes a session's turns as SessionEvent JSON lines (docs/contract.md, "JSONL files"): seqs from 0, deterministic
+ * event ids ({@code {session_id}:{seq}}), occurred_at filled in where the recording had no time, every record within
+ * the record limit (a trail split over several turns, or text cut around a visible marker, reported), and an optional
  * hand-off after the last turn.
  */
 final class EventWriter {

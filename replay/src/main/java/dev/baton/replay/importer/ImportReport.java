@@ -9,9 +9,9 @@ import java.util.TreeMap;
 
 /**
  * What an import did besides writing events: the inputs it rejected (with their path and the reason), every
- * identifier or name it had to map to fit CONTRACT.md §1, and every other liberty it took (results without a call,
- * cuts to fit the record limit, ...). Notes are kept in the order they were found, which is the documented input
- * order, so two runs over the same files give the same report.
+ * identifier or name it had to map to fit docs/contract.md ("Identifiers and names"), and every other liberty it took
+ * (results without a call, cuts to fit the record limit, ...). Notes are kept in the order they were found, which is
+ * the documented input order, so two runs over the same files give the same report.
  */
 public final class ImportReport {
 

@@ -3,7 +3,8 @@ package dev.baton.replay.importer;
 import dev.baton.engine.model.Identifiers;
 
 /**
- * Deterministic mapping of recorded identifiers and names onto CONTRACT.md §1 (docs/import.md, "Identifiers").
+ * Deterministic mapping of recorded identifiers and names onto docs/contract.md, "Identifiers and names"
+ * (docs/import.md, "Identifiers").
  *
  * <ul>
  *   <li>An id (tenant, session, event, call id) that is not 1–128 characters of {@code [A-Za-z0-9._:-]}: every other

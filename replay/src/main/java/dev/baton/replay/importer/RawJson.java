@@ -20,8 +20,9 @@ import com.fasterxml.jackson.databind.util.RawValue;
 
 /**
  * Reads recorded JSON into Jackson trees that keep every number literal exactly as written ({@code 1.0},
- * {@code 1e5}), so tool-call arguments reach Baton unchanged (CONTRACT.md R1: "number literals kept as received").
- * Numbers become {@link POJONode}s holding a {@link RawValue}; Jackson writes them back verbatim.
+ * {@code 1e5}), so tool-call arguments reach Baton unchanged (docs/contract.md, "R1 Ownership and narration": arguments
+ * as received, number literals included). Numbers become {@link POJONode}s holding a {@link RawValue}; Jackson writes
+ * them back verbatim.
  *
  * <p>Strings are repaired in one way only: a lone UTF-16 surrogate (possible through a {@code \ud800} escape, never
  * valid text) becomes U+FFFD, and the repair is counted, because such a string cannot be written as UTF-8.
