@@ -189,7 +189,7 @@ public final class SessionState {
                         if (c.callId != null && c.callId.equals(oc.callId()) && c.answeredBySeq < 0) {
                             c.result = t.text();
                             c.answeredBySeq = t.seq();
-                            caller.layoutMemo = null;
+                            caller.changed();
                             transcript.changed(caller);
                             break;
                         }
@@ -244,7 +244,7 @@ public final class SessionState {
                 st.calls = null;
                 if (st.role == Role.TOOL) st.text = "";
             }
-            st.layoutMemo = null;
+            st.changed();
             transcript.changed(st);
         }
     }
@@ -254,7 +254,7 @@ public final class SessionState {
         answer.manifested = true;
         // Its result is part of its calling turn's trail, now in the manifest: it never renders again, anywhere.
         if (compaction) answer.text = "";
-        answer.layoutMemo = null;
+        answer.changed();
         transcript.changed(answer);
     }
 
