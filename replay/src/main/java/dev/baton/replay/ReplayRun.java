@@ -23,6 +23,7 @@ import java.util.function.LongConsumer;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -435,7 +436,7 @@ final class ReplayRun implements AutoCloseable {
         snapshots.close();
         deadLetters.close();
         sessionKeys.close();
-        consumer.close(Duration.ofSeconds(5));
+        consumer.close(CloseOptions.timeout(Duration.ofSeconds(5))); // no group: nothing to leave
         admin.close(Duration.ofSeconds(5));
     }
 
