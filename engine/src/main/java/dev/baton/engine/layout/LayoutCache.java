@@ -51,7 +51,7 @@ public final class LayoutCache {
 
     /** Drops the layouts of turns no longer in {@code state}, when the cache has grown well past the state. */
     public void prune(SessionState state) {
-        int live = state.body().size() + 2;
+        int live = state.bodySize() + 2; // looked at on every render: no copy of the body
         if (layouts.size() <= 2 * live + PRUNE_SLACK) return;
         Map<StoredTurn, Boolean> alive = new IdentityHashMap<>(live);
         for (StoredTurn t : state.body()) alive.put(t, Boolean.TRUE);

@@ -391,6 +391,8 @@ public final class SessionState {
     public StoredTurn headAssistant() { return transcript.headAssistant; }
     /** Body turns still held in full, in seq order (the newest ones). */
     public List<StoredTurn> body() { return transcript.body(); }
+    /** How many body turns there are ({@code body().size()} without copying the list). */
+    public int bodySize() { return transcript.bodySize(); }
     public Compacted compacted() { return transcript.compacted; }
     /** Trail-bearing turns known to the retention plan, newest first. */
     public List<TrailEntry> trails() { return Collections.unmodifiableList(ledger.trails); }
