@@ -2,6 +2,8 @@ package dev.baton.bench;
 
 import dev.baton.egress.SnapshotEncoder;
 import dev.baton.engine.ContextEngine;
+import dev.baton.engine.layout.LayoutCache;
+import dev.baton.engine.tokens.Tokenizers;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.model.Turn;
@@ -63,19 +65,23 @@ public final class HandoffWorkload {
         SnapshotEncoder encoder = SnapshotEncoder.avro(MockSchemaRegistry.forScope("handoff-workload"));
         long[] sink = new long[1];
         SessionState[] state = {SessionGenerator.apply(first, SessionState.empty(), policy)};
+        LayoutCache[] layouts = {RenderCaches.forState()};
         int[] next = {turns};
         return () -> {
             if (warm) {
                 if (next[0] + 25 > session.size()) {
                     state[0] = SessionGenerator.apply(first, SessionState.empty(), policy);
-                    ContextEngine.render("acme", "bench-session", state[0], ready, policy);
+                    layouts[0] = RenderCaches.forState();
+                    ContextEngine.render("acme", "bench-session", state[0], ready, policy, Tokenizers.none(), layouts[0]);
                     next[0] = turns;
                 }
                 for (int i = 0; i < 25; i++) state[0].offerTurn(session.get(next[0]++), policy, 0L);
             }
-            SessionState s0 = target.equals("local-cold") ? StateStorage.InMemory.roundTrip(state[0]) : state[0];
+            boolean cold = target.equals("local-cold");
+            SessionState s0 = cold ? StateStorage.InMemory.roundTrip(state[0]) : state[0];
+            LayoutCache l0 = cold ? RenderCaches.forState() : layouts[0]; // a state read again starts without one
             long t = clock.getAsLong();
-            Snapshot s = ContextEngine.render("acme", "bench-session", s0, ready, policy);
+            Snapshot s = ContextEngine.render("acme", "bench-session", s0, ready, policy, Tokenizers.none(), l0);
             sink[0] += renderOnly ? s.stats().messageChars() : encoder.encode("baton.context-snapshots", s).length;
             return clock.getAsLong() - t + (sink[0] == Long.MIN_VALUE ? 1 : 0);
         };
@@ -106,9 +112,10 @@ public final class HandoffWorkload {
                         List<Turn> session = SessionGenerator.session(turns, seed, sizes);
                         for (Policy policy : policies) {
                             SessionState state = SessionGenerator.apply(session, SessionState.empty(), policy);
+                            LayoutCache layouts = RenderCaches.forState(); // the later hand-offs render warm
                             for (Handoff h : handoffs) {
                                 Snapshot s = ContextEngine.render("acme", "s-" + seed + "-" + turns, state,
-                                        new ReadyHandoff(h, 1_000L + turns, null), policy);
+                                        new ReadyHandoff(h, 1_000L + turns, null), policy, Tokenizers.none(), layouts);
                                 out.write(SnapshotEncoder.toJsonLine(s).getBytes(StandardCharsets.UTF_8));
                                 out.write('\n');
                                 out.write(java.util.HexFormat.of().formatHex(

@@ -1,6 +1,8 @@
 package dev.baton.bench;
 
 import dev.baton.engine.ContextEngine;
+import dev.baton.engine.layout.LayoutCache;
+import dev.baton.engine.tokens.Tokenizers;
 import dev.baton.engine.model.Turn;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.state.ReadyHandoff;
@@ -83,11 +85,14 @@ public final class PairedComparison {
         ReadyHandoff local = new ReadyHandoff(SessionGenerator.localHandoff(), 1_000L, null);
         ReadyHandoff cli = new ReadyHandoff(SessionGenerator.cliHandoff(), 1_000L, null);
         long[] sink = new long[1];
+        LayoutCache layouts = RenderCaches.forState();
         Runnable op = switch (scenario) {
             case APPLY -> () -> sink[0] += SessionGenerator.apply(session, kind.newState(), policy).nextSeq();
-            case RENDER_LOCAL -> () -> sink[0] += ContextEngine.render("acme", "bench-session", state, local, policy)
+            case RENDER_LOCAL -> () -> sink[0] += ContextEngine.render("acme", "bench-session", state, local, policy,
+                            Tokenizers.none(), layouts)
                     .stats().messageChars();
-            case RENDER_CLI -> () -> sink[0] += ContextEngine.render("acme", "bench-session", state, cli, policy)
+            case RENDER_CLI -> () -> sink[0] += ContextEngine.render("acme", "bench-session", state, cli, policy,
+                            Tokenizers.none(), layouts)
                     .stats().brickChars();
             case ENCODE -> () -> sink[0] += StateStorage.InMemory.of(state).dump().length;
             case DECODE -> () -> sink[0] += StateStorage.InMemory.roundTrip(state).nextSeq();

@@ -1,6 +1,8 @@
 package dev.baton.bench;
 
 import dev.baton.engine.ContextEngine;
+import dev.baton.engine.layout.LayoutCache;
+import dev.baton.engine.tokens.Tokenizers;
 import dev.baton.engine.model.Turn;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.state.ReadyHandoff;
@@ -47,14 +49,15 @@ public final class ProfileRun {
         java.util.function.LongSupplier workload = scenario.startsWith("workload-")
                 ? HandoffWorkload.operation(scenario.substring(renderOnly ? 16 : 9), turns, sizeFactor, renderOnly, false)
                 : null;
+        LayoutCache layouts = RenderCaches.forState();
         long ops = 0;
         long start = System.nanoTime();
         int sink = 0;
         while (System.nanoTime() < until) {
             switch (scenario) {
                 case "apply" -> sink += (int) SessionGenerator.apply(session, kind.newState(), policy).turnCount();
-                case "render-local" -> sink += (int) ContextEngine.render("acme", "s", state, local, policy).stats().messageChars();
-                case "render-cli" -> sink += (int) ContextEngine.render("acme", "s", state, cli, policy).stats().brickChars();
+                case "render-local" -> sink += (int) ContextEngine.render("acme", "s", state, local, policy, Tokenizers.none(), layouts).stats().messageChars();
+                case "render-cli" -> sink += (int) ContextEngine.render("acme", "s", state, cli, policy, Tokenizers.none(), layouts).stats().brickChars();
                 case "encode" -> sink += StateStorage.InMemory.of(state).dump().length;
                 case "decode" -> sink += (int) StateStorage.InMemory.roundTrip(state).turnCount();
                 case "handoff-local" -> sink += (int) handoffLocal.getAsLong();

@@ -1,11 +1,13 @@
 package dev.baton.bench;
 
 import dev.baton.engine.ContextEngine;
+import dev.baton.engine.layout.LayoutCache;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
+import dev.baton.engine.tokens.Tokenizers;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -34,12 +36,15 @@ public class RenderBenchmark {
 
     private final Policy policy = Policy.defaults();
     private SessionState state;
+    /** Held beside the state, as the processor holds it: the renders after the first are warm. */
+    private LayoutCache layouts;
     private ReadyHandoff local;
     private ReadyHandoff cli;
 
     @Setup(Level.Trial)
     public void build() {
         state = SessionGenerator.apply(SessionGenerator.session(turns, 42L), kind.newState(), policy);
+        layouts = RenderCaches.forState();
         local = ready(SessionGenerator.localHandoff());
         cli = ready(SessionGenerator.cliHandoff());
     }
@@ -50,11 +55,11 @@ public class RenderBenchmark {
 
     @Benchmark
     public Snapshot renderLocal() {
-        return ContextEngine.render("acme", "bench-session", state, local, policy);
+        return ContextEngine.render("acme", "bench-session", state, local, policy, Tokenizers.none(), layouts);
     }
 
     @Benchmark
     public Snapshot renderClaudeCli() {
-        return ContextEngine.render("acme", "bench-session", state, cli, policy);
+        return ContextEngine.render("acme", "bench-session", state, cli, policy, Tokenizers.none(), layouts);
     }
 }

@@ -4,6 +4,7 @@ import dev.baton.avro.ContextSnapshot;
 import dev.baton.egress.SnapshotEncoder;
 import dev.baton.egress.SnapshotHash;
 import dev.baton.engine.ContextEngine;
+import dev.baton.engine.layout.LayoutCache;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.state.ReadyHandoff;
@@ -48,27 +49,28 @@ public final class TokenCostReport {
         for (int turns : sizes) {
             SessionState state = SessionGenerator.apply(SessionGenerator.session(turns, 42L), SessionState.empty(), plain);
             ReadyHandoff local = new ReadyHandoff(SessionGenerator.localHandoff(), 1_000L, null);
-            LongSupplier base = timed(() -> ContextEngine.render("acme", "s", state, local, plain, tokenizers)
+            LayoutCache layouts = RenderCaches.forState(); // held beside the state, as the processor holds it
+            LongSupplier base = timed(() -> ContextEngine.render("acme", "s", state, local, plain, tokenizers, layouts)
                     .stats().messageChars());
             row(turns, "render + counts (o200k_base, cl100k_base) vs render", timed(() ->
-                    ContextEngine.render("acme", "s", state, local, counted, tokenizers).stats().tokenCounts()
+                    ContextEngine.render("acme", "s", state, local, counted, tokenizers, layouts).stats().tokenCounts()
                             .get(0).transcriptTokens()), base, seconds);
             row(turns, "render with a token cap that does not bind vs render", timed(() ->
-                    ContextEngine.render("acme", "s", state, local, capLoose, tokenizers).stats().messageChars()),
+                    ContextEngine.render("acme", "s", state, local, capLoose, tokenizers, layouts).stats().messageChars()),
                     base, seconds);
             row(turns, "render with a binding token cap (20,000 o200k tokens) vs render", timed(() ->
-                    ContextEngine.render("acme", "s", state, local, capBinding, tokenizers).stats().messageChars()),
+                    ContextEngine.render("acme", "s", state, local, capBinding, tokenizers, layouts).stats().messageChars()),
                     base, seconds);
-            Snapshot snapshot = ContextEngine.render("acme", "s", state, local, plain, tokenizers);
+            Snapshot snapshot = ContextEngine.render("acme", "s", state, local, plain, tokenizers, layouts);
             ContextSnapshot record = SnapshotEncoder.toAvro(snapshot);
             row(turns, "content hash vs writing the JSON line", timed(() -> SnapshotHash.of(record).length()),
                     timed(() -> AvroJson.write(record).length), seconds);
             row(turns, "content hash vs render", timed(() -> SnapshotHash.of(record).length()), base, seconds);
             System.out.printf(Locale.ROOT, "|  | (%d turns: %,d transcript characters, %,d o200k_base tokens; capped: %,d characters) | | | | |%n",
                     turns, snapshot.stats().messageChars(),
-                    ContextEngine.render("acme", "s", state, local, counted, tokenizers).stats().tokenCounts().get(0)
+                    ContextEngine.render("acme", "s", state, local, counted, tokenizers, layouts).stats().tokenCounts().get(0)
                             .transcriptTokens(),
-                    ContextEngine.render("acme", "s", state, local, capBinding, tokenizers).stats().messageChars());
+                    ContextEngine.render("acme", "s", state, local, capBinding, tokenizers, layouts).stats().messageChars());
         }
     }
 

@@ -2,6 +2,7 @@ package dev.baton.engine;
 
 import dev.baton.engine.brick.BrickBuilder;
 import dev.baton.engine.framing.FramingSelector;
+import dev.baton.engine.layout.LayoutCache;
 import dev.baton.engine.layout.MessageWriter;
 import dev.baton.engine.layout.Segment;
 import dev.baton.engine.layout.SegmentBuilder;
@@ -65,19 +66,31 @@ public final class ContextEngine {
      */
     public static Snapshot render(String tenantId, String sessionId, SessionState state, ReadyHandoff ready,
                                   Policy policy, Tokenizers tokenizers) {
+        return render(tenantId, sessionId, state, ready, policy, tokenizers, LayoutCache.none());
+    }
+
+    /**
+     * {@link #render(String, String, SessionState, ReadyHandoff, Policy, Tokenizers)} with the session's render cache:
+     * unchanged turns reuse the segments they laid out into at an earlier hand-off ({@link LayoutCache}, held by the
+     * caller beside {@code state}; the same snapshot, computed warm). Does not modify the state.
+     */
+    public static Snapshot render(String tenantId, String sessionId, SessionState state, ReadyHandoff ready,
+                                  Policy policy, Tokenizers tokenizers, LayoutCache layouts) {
+        layouts.prune(state);
         Handoff h = ready.handoff();
         String receiver = h.toAgent();
         int budget = policy.transcriptBudgetFor(h.messageBudgetChars());
         RetentionPlan plan = RetentionPlanner.plan(state, policy);
         Manifest.Rendered manifest = plan.hasManifest() ? Manifest.render(plan, manifestCap(policy, budget)) : null;
         Framing framing = FramingSelector.select(state, h, policy);
-        BrickBuilder.Brick brick = BrickBuilder.build(tenantId, sessionId, state, plan, h, ready.pendingMissing(), policy);
+        BrickBuilder.Brick brick = BrickBuilder.build(tenantId, sessionId, state, plan, h, ready.pendingMissing(), policy,
+                layouts);
 
         TruncationLog log = new TruncationLog();
         List<Message> messages = List.of();
         Parity parity = new Parity(receiver, 0, 0);
         if (h.target() == Target.LOCAL) {
-            SegmentBuilder.Layout layout = SegmentBuilder.build(state, plan, ready.pendingMissing());
+            SegmentBuilder.Layout layout = SegmentBuilder.build(state, plan, ready.pendingMissing(), layouts);
             // The manifest rendered above is the one for this budget: rendered once per hand-off.
             Trimmed trimmed = trim(layout, plan, budget, policy, state, manifest);
             if (policy.capsTokens()) {

@@ -1,5 +1,6 @@
 package dev.baton.processor;
 
+import dev.baton.engine.layout.LayoutCache;
 import dev.baton.engine.state.SessionState;
 
 import java.util.Arrays;
@@ -31,7 +32,15 @@ import java.util.Map;
  * this and more, but its weigher cannot see a state grow while it is taken out, and a dependency for this is much.
  */
 final class DecodedStateCache {
-    private record Entry(byte[] skeleton, SessionState state, long weight) {
+    /**
+     * A decoded state and, beside it, its render cache ({@link LayoutCache}: the layouts of its turns at their last
+     * hand-off, which rendering reads and fills; the state itself is never written by a render). They are kept,
+     * taken and dropped together: a state read again starts with an empty render cache.
+     */
+    record Decoded(SessionState state, LayoutCache layouts) {
+    }
+
+    private record Entry(byte[] skeleton, Decoded decoded, long weight) {
     }
 
     /** The map's entry, the {@link Entry}, the key string and the skeleton array's header, besides their bytes. */
@@ -61,27 +70,28 @@ final class DecodedStateCache {
     }
 
     /** The cached state stored as {@code skeleton}, removed from the cache (the caller will mutate it), or null. */
-    SessionState take(String key, byte[] skeleton) {
+    Decoded take(String key, byte[] skeleton) {
         Entry e = entries.remove(key);
         if (e != null) bytes -= e.weight;
         if (skeleton == null) return null;
         if (e != null && (e.skeleton == skeleton || Arrays.equals(e.skeleton, skeleton))) {
             hits++;
-            return e.state;
+            return e.decoded;
         }
         misses++;
         return null;
     }
 
     /**
-     * Remembers {@code state} as stored with {@code skeleton}, which the caller has just written.
+     * Remembers {@code decoded} as stored with {@code skeleton}, which the caller has just written.
      *
      * @param wasCached the state was {@link #take}n from this cache (a hit): it goes back in whatever the budget
      *                  holds; otherwise (read from the store, or new) it is admitted while there is room, and then
      *                  only one time in {@code admitEvery}
      */
-    void keep(String key, byte[] skeleton, SessionState state, boolean wasCached) {
-        long weight = ENTRY_OVERHEAD_BYTES + key.length() + skeleton.length + state.weight();
+    void keep(String key, byte[] skeleton, Decoded decoded, boolean wasCached) {
+        // the state's weight reserves what its render cache may hold (StoredTurn's weight)
+        long weight = ENTRY_OVERHEAD_BYTES + key.length() + skeleton.length + decoded.state().weight();
         if (weight > maxBytes) {
             forget(key);
             return;
@@ -90,7 +100,7 @@ final class DecodedStateCache {
             return;
         }
         Entry old = entries.remove(key); // then appended: the most recently used end
-        entries.put(key, new Entry(skeleton, state, weight));
+        entries.put(key, new Entry(skeleton, decoded, weight));
         if (old != null) bytes -= old.weight;
         bytes += weight;
         Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator();

@@ -3,6 +3,7 @@ package dev.baton.processor;
 import dev.baton.deadletter.DeadLetters;
 import dev.baton.deadletter.ErrorCode;
 import dev.baton.engine.ContextEngine;
+import dev.baton.engine.layout.LayoutCache;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.policy.Policy;
@@ -219,7 +220,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         // Render before storing or forwarding anything: a failure then leaves no half-applied record behind.
         List<Departure> out = new ArrayList<>(ready.size() + 1);
         dev.baton.engine.snapshot.Provenance range = state.inputRange();
-        for (Snapshot s : render(ids.tenantId(), ids.sessionId(), state, ready, policy)) {
+        for (Snapshot s : render(ids.tenantId(), ids.sessionId(), state, loaded.layouts(), ready, policy)) {
             out.add(new Departure.SnapshotOut(s.withProvenance(range)));
         }
         if (arrival instanceof Arrival.WallClock && state.expired(now, policy)) {
@@ -264,11 +265,11 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         }
     }
 
-    private List<Snapshot> render(String tenantId, String sessionId, SessionState state, List<ReadyHandoff> ready,
-                                  Policy policy) {
+    private List<Snapshot> render(String tenantId, String sessionId, SessionState state, LayoutCache layouts,
+                                  List<ReadyHandoff> ready, Policy policy) {
         if (ready.isEmpty()) return List.of();
         List<Snapshot> out = new ArrayList<>(ready.size());
-        for (ReadyHandoff handoff : ready) out.add(fitted(tenantId, sessionId, state, handoff, policy));
+        for (ReadyHandoff handoff : ready) out.add(fitted(tenantId, sessionId, state, layouts, handoff, policy));
         return out;
     }
 
@@ -279,10 +280,10 @@ public final class SessionContextProcessor implements Processor<String, InboundE
      * tiny messages, whose per-message overhead no policy bounds. Below the minimum budget the snapshot is returned
      * as it is: the snapshot writer then finds it too large and dead-letters its record as INTERNAL.
      */
-    private Snapshot fitted(String tenantId, String sessionId, SessionState state, ReadyHandoff handoff,
-                            Policy policy) {
+    private Snapshot fitted(String tenantId, String sessionId, SessionState state, LayoutCache layouts,
+                            ReadyHandoff handoff, Policy policy) {
         long limit = (long) options.maxOutputBytes() - RECORD_OVERHEAD_BYTES;
-        Snapshot snapshot = timedRender(tenantId, sessionId, state, handoff, policy);
+        Snapshot snapshot = timedRender(tenantId, sessionId, state, layouts, handoff, policy);
         int budget = policy.transcriptBudgetFor(handoff.handoff().messageBudgetChars());
         while (SnapshotSize.of(snapshot, options.encoding()) > limit && budget > policy.minTranscriptBudgetChars()) {
             budget = Math.max(policy.minTranscriptBudgetChars(), budget / 2);
@@ -291,16 +292,17 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                     h.asOfSeq(), budget);
             LOG.warn("Snapshot of hand-off {} of session {}/{} may exceed {} bytes; rendered again with a transcript "
                     + "budget of {} characters", h.handoffId(), tenantId, sessionId, options.maxOutputBytes(), budget);
-            snapshot = timedRender(tenantId, sessionId, state,
+            snapshot = timedRender(tenantId, sessionId, state, layouts,
                     new ReadyHandoff(lowered, handoff.occurredAtMillis(), handoff.pendingMissing()), policy);
         }
         return snapshot;
     }
 
-    private Snapshot timedRender(String tenantId, String sessionId, SessionState state, ReadyHandoff handoff,
-                                 Policy policy) {
+    private Snapshot timedRender(String tenantId, String sessionId, SessionState state, LayoutCache layouts,
+                                 ReadyHandoff handoff, Policy policy) {
         long start = System.nanoTime();
-        Snapshot snapshot = ContextEngine.render(tenantId, sessionId, state, handoff, policy, options.tokenizers());
+        Snapshot snapshot = ContextEngine.render(tenantId, sessionId, state, handoff, policy, options.tokenizers(),
+                layouts);
         metrics.renderNanos(System.nanoTime() - start);
         return snapshot;
     }

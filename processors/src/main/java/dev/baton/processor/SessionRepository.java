@@ -1,5 +1,6 @@
 package dev.baton.processor;
 
+import dev.baton.engine.layout.LayoutCache;
 import dev.baton.engine.state.EntryKind;
 import dev.baton.engine.state.HandoffIdLog;
 import dev.baton.engine.state.LegacyBlobV1;
@@ -77,13 +78,14 @@ public final class SessionRepository {
     }
 
     /**
-     * A loaded session: its state (empty when none is stored), the skeleton it was stored as (null when none, or when
+     * A loaded session: its state (empty when none is stored) and the render cache held beside it (passed into
+     * rendering; kept with the decoded state), the skeleton it was stored as (null when none, or when
      * it was a v1 blob just migrated), whether anything was stored, whether storing must first delete what is
      * stored (an expired session starting again), whether the state came from the decoded-state cache, and whether
      * its input range was taken from format 2's store (deleted there when the state is stored).
      */
-    record Loaded(String key, SessionState state, byte[] skeleton, boolean existed, boolean replaces, boolean cached,
-                  boolean formerRange) {
+    record Loaded(String key, SessionState state, LayoutCache layouts, byte[] skeleton, boolean existed,
+                  boolean replaces, boolean cached, boolean formerRange) {
     }
 
     /** The session's state, or a fresh empty one. The caller mutates it, then {@link #store}s it. */
@@ -91,10 +93,10 @@ public final class SessionRepository {
         byte[] skeleton = skeletons.get(key);
         if (skeleton == null) {
             cache.forget(key);
-            return new Loaded(key, fresh(key), null, false, false, false, false);
+            return new Loaded(key, fresh(key), new LayoutCache(), null, false, false, false, false);
         }
-        SessionState cached = cache.take(key, skeleton);
-        if (cached != null) return new Loaded(key, cached, skeleton, true, false, true, false);
+        DecodedStateCache.Decoded cached = cache.take(key, skeleton);
+        if (cached != null) return new Loaded(key, cached.state(), cached.layouts(), skeleton, true, false, true, false);
         int version = StateFormat.versionOf(skeleton);
         SessionState state = version == LegacyBlobV1.VERSION ? migrate(key, skeleton)
                 : read(key, skeleton, entries, ids);
@@ -104,8 +106,8 @@ public final class SessionRepository {
             state.inputRange(formerRanges.take(key));
             formerRange = state.inputRange() != null;
         }
-        return new Loaded(key, state, version == LegacyBlobV1.VERSION ? null : skeleton, true, false, false,
-                formerRange);
+        return new Loaded(key, state, new LayoutCache(), version == LegacyBlobV1.VERSION ? null : skeleton, true, false,
+                false, formerRange);
     }
 
     /** Reads a stored state from read-only stores (interactive queries): null when the session has none. */
@@ -159,7 +161,7 @@ public final class SessionRepository {
         log.flush();
         if (loaded.skeleton() == null || !Arrays.equals(loaded.skeleton(), skeleton)) skeletons.put(loaded.key(), skeleton);
         if (loaded.formerRange()) formerRanges.forget(loaded.key());
-        cache.keep(loaded.key(), skeleton, state, loaded.cached());
+        cache.keep(loaded.key(), skeleton, new DecodedStateCache.Decoded(state, loaded.layouts()), loaded.cached());
         return skeleton;
     }
 
@@ -179,7 +181,7 @@ public final class SessionRepository {
      */
     Loaded restart(Loaded stored) {
         cache.forget(stored.key());
-        return new Loaded(stored.key(), fresh(stored.key()), null, false, true, false, false);
+        return new Loaded(stored.key(), fresh(stored.key()), new LayoutCache(), null, false, true, false, false);
     }
 
     void clearCache() {

@@ -3,6 +3,7 @@ package dev.baton.processor;
 import dev.baton.engine.model.Role;
 import dev.baton.engine.model.Turn;
 import dev.baton.engine.policy.Policy;
+import dev.baton.engine.layout.LayoutCache;
 import dev.baton.engine.state.SessionState;
 import dev.baton.engine.state.StateStorage;
 import org.junit.jupiter.api.Test;
@@ -28,17 +29,17 @@ class DecodedStateCacheTest {
         DecodedStateCache cache = new DecodedStateCache(1 << 20);
         SessionState s = stateWith(2);
         byte[] v1 = skeleton(s);
-        assertThat(cache.take("k", v1)).isNull();
+        assertThat(take(cache, "k", v1)).isNull();
         assertThat(cache.misses()).isEqualTo(1);
         s.offerTurn(Turn.of(2, "a", Role.ASSISTANT, "t2"), Policy.defaults(), 0);
         byte[] v2 = skeleton(s);
-        cache.keep("k", v2, s, false);
+        keep(cache, "k", v2, s, false);
 
-        assertThat(cache.take("k", v2.clone())).isSameAs(s);
+        assertThat(take(cache, "k", v2.clone())).isSameAs(s);
         assertThat(cache.hits()).isEqualTo(1);
-        cache.keep("k", v2, s, false);
+        keep(cache, "k", v2, s, false);
         // The store holds another skeleton (restored, rolled back): read it again, never reuse the object.
-        assertThat(cache.take("k", v1)).isNull();
+        assertThat(take(cache, "k", v1)).isNull();
     }
 
     @Test
@@ -46,11 +47,11 @@ class DecodedStateCacheTest {
         DecodedStateCache cache = new DecodedStateCache(1 << 20);
         SessionState s = stateWith(2);
         byte[] v1 = skeleton(s);
-        cache.keep("k", v1, s, false);
-        SessionState taken = cache.take("k", v1);
+        keep(cache, "k", v1, s, false);
+        SessionState taken = take(cache, "k", v1);
         taken.offerTurn(Turn.of(2, "a", Role.ASSISTANT, "half-applied"), Policy.defaults(), 0);
         // the record failed before keep(): the next take finds nothing and the caller reads the store again
-        assertThat(cache.take("k", v1)).isNull();
+        assertThat(take(cache, "k", v1)).isNull();
     }
 
     @Test
@@ -59,10 +60,10 @@ class DecodedStateCacheTest {
         byte[] v = skeleton(s);
         long weight = DecodedStateCache.ENTRY_OVERHEAD_BYTES + "k0".length() + v.length + s.weight();
         DecodedStateCache cache = new DecodedStateCache(weight * 2 + 1);
-        for (int i = 0; i < 5; i++) cache.keep("k" + i, v, stateWith(50), true);
+        for (int i = 0; i < 5; i++) keep(cache, "k" + i, v, stateWith(50), true);
         assertThat(cache.bytes()).isLessThanOrEqualTo(weight * 2 + 1);
-        assertThat(cache.take("k0", v)).isNull();
-        assertThat(cache.take("k4", v)).isNotNull();
+        assertThat(take(cache, "k0", v)).isNull();
+        assertThat(take(cache, "k4", v)).isNotNull();
         assertThat(cache.hits()).isEqualTo(1);
         assertThat(cache.misses()).isEqualTo(1);
     }
@@ -86,8 +87,8 @@ class DecodedStateCacheTest {
             }
             for (int i = 0; i < sessions; i++) {
                 String key = String.format("k%03d", i);
-                SessionState taken = cache.take(key, v);
-                cache.keep(key, v, taken != null ? taken : stateWith(20), taken != null);
+                SessionState taken = take(cache, key, v);
+                keep(cache, key, v, taken != null ? taken : stateWith(20), taken != null);
             }
         }
         assertThat(cache.bytes()).isLessThanOrEqualTo(weight * fitting);
@@ -118,8 +119,8 @@ class DecodedStateCacheTest {
         for (int r = 0; r < 3; r++) {
             for (int i = 0; i < 100; i++) {
                 String key = String.format("old%02d", i);
-                SessionState taken = cache.take(key, v);
-                cache.keep(key, v, taken != null ? taken : stateWith(20), taken != null);
+                SessionState taken = take(cache, key, v);
+                keep(cache, key, v, taken != null ? taken : stateWith(20), taken != null);
             }
         }
         assertThat(cache.size()).isEqualTo(100);
@@ -129,8 +130,8 @@ class DecodedStateCacheTest {
             long before = cache.hits();
             for (int i = 0; i < 50; i++) {
                 String key = String.format("new%02d", i);
-                SessionState taken = cache.take(key, v);
-                cache.keep(key, v, taken != null ? taken : stateWith(20), taken != null);
+                SessionState taken = take(cache, key, v);
+                keep(cache, key, v, taken != null ? taken : stateWith(20), taken != null);
             }
             hitsPerRound.add(cache.hits() - before);
         }
@@ -140,5 +141,16 @@ class DecodedStateCacheTest {
         assertThat(hitsPerRound.get(19)).isGreaterThan(25);
         assertThat(hitsPerRound.get(99)).isEqualTo(50);
         assertThat(cache.size()).isEqualTo(100);
+    }
+
+    /** The state taken, or null. */
+    private static SessionState take(DecodedStateCache cache, String key, byte[] skeleton) {
+        DecodedStateCache.Decoded d = cache.take(key, skeleton);
+        return d == null ? null : d.state();
+    }
+
+    private static void keep(DecodedStateCache cache, String key, byte[] skeleton, SessionState state,
+                             boolean wasCached) {
+        cache.keep(key, skeleton, new DecodedStateCache.Decoded(state, new LayoutCache()), wasCached);
     }
 }

@@ -46,11 +46,13 @@ public interface SnapshotEncoder {
 
     static SnapshotEncoder avro(SchemaRegistryClient registry) {
         ConfluentAvroCodec<ContextSnapshot> codec = new ConfluentAvroCodec<>(registry, ContextSnapshot.class);
+        // This encoder's memo per writing thread, reused from value to value and handed to both writers.
+        ThreadLocal<Utf8Memo> memos = ThreadLocal.withInitial(Utf8Memo::new);
         return (topic, snapshot) -> {
-            // The content hash (in toAvro) encodes the long strings to UTF-8 and leaves them in this thread's memo,
-            // where the Avro encoder finds them: each is encoded once per hand-off. Closing forgets them.
-            try (Utf8Memo memo = Utf8Memo.open()) {
-                return codec.serialize(topic, toAvro(snapshot));
+            // The content hash (in toAvro) encodes the long strings to UTF-8 and leaves them in the memo, where the
+            // Avro encoder finds them: each is encoded once per hand-off. Closing forgets them.
+            try (Utf8Memo memo = memos.get()) {
+                return codec.serialize(topic, toAvro(snapshot, memo), memo);
             }
         };
     }
@@ -75,6 +77,11 @@ public interface SnapshotEncoder {
 
     /** The engine snapshot as the generated Avro record, field for field, with its content hash (docs/audit.md). */
     static ContextSnapshot toAvro(Snapshot s) {
+        return toAvro(s, null);
+    }
+
+    /** {@link #toAvro(Snapshot)}, leaving the long strings' UTF-8 that the content hash encodes in {@code memo}. */
+    static ContextSnapshot toAvro(Snapshot s, Utf8Memo memo) {
         List<dev.baton.avro.Message> messages = new ArrayList<>(s.messages().size());
         for (Message m : s.messages()) {
             List<dev.baton.avro.ToolCall> calls = new ArrayList<>(m.toolCalls().size());
@@ -112,7 +119,7 @@ public interface SnapshotEncoder {
                         s.parity().coveredItems()))
                 .setProvenance(provenance(s.provenance()))
                 .build();
-        record.setContentSha256(SnapshotHash.of(record));
+        record.setContentSha256(SnapshotHash.of(record, memo));
         return record;
     }
 

@@ -49,11 +49,18 @@ public final class SnapshotHash {
 
     /** The hash of {@code snapshot} as written into {@value #FIELD}. */
     public static String of(ContextSnapshot snapshot) {
+        return of(snapshot, null);
+    }
+
+    /**
+     * The hash of {@code snapshot}, leaving the long strings' UTF-8 in {@code memo} (when not null) for the Avro
+     * encoder that writes the same strings next (the same hash either way).
+     */
+    public static String of(ContextSnapshot snapshot, Utf8Memo memo) {
         // This thread's writer and digest, reused (the canonical form streams into the digest: it is never held
-        // whole, it can be ~1 MB of UTF-8). The long strings' UTF-8 goes into the open Utf8Memo, if any, for the
-        // Avro encoder that writes the same strings next.
+        // whole, it can be ~1 MB of UTF-8). Private to this class: nothing else reads it.
         Canonical out = PER_THREAD.get();
-        out.start(Utf8Memo.current());
+        out.start(memo);
         try {
             record(snapshot, out, true);
             out.flush();
@@ -80,15 +87,11 @@ public final class SnapshotHash {
         return bytes.toByteArray();
     }
 
-    /**
-     * One string's canonical form (UTF-8 bytes, quotes included), by the fast path or, with {@code byChars}, by the
-     * char-by-char reference: for the tests that pin the two to each other.
-     */
-    static byte[] canonicalString(String s, boolean byChars) {
+    /** One string's canonical form (UTF-8 bytes, quotes included), as a snapshot's field holds it. */
+    static byte[] canonicalString(String s) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Canonical out = new Canonical(null, bytes);
-        if (byChars) out.stringByChars(s);
-        else out.string(s);
+        out.string(s);
         out.flush();
         return bytes.toByteArray();
     }
@@ -280,7 +283,7 @@ public final class SnapshotHash {
          * bytes of non-ASCII chars need none (UTF-8 has no byte below 0x80 in a multi-byte char). Only a lone
          * surrogate has no UTF-8 form: {@code getBytes} writes it as {@code ?}, so a string whose bytes hold more
          * {@code ?} than the string is taken back (its form is held whole in the buffer, never flushed half-way) and
-         * written char by char ({@link #stringByChars}: the reference, which the tests compare this path against).
+         * written char by char ({@link #stringByChars}; the tests compare both paths with a reference writer of their own).
          */
         void string(String s) {
             if (s.length() <= SHORT_STRING) {
@@ -428,7 +431,7 @@ public final class SnapshotHash {
         /** Chars of the string being written (bulk-copied: a loop over an array beats charAt's per-call checks). */
         private char[] chars = new char[1024];
 
-        /** {@link #string} char by char, with every rule of the class comment: the reference of the fast path. */
+        /** {@link #string} char by char, with every rule of the class comment: short strings and lone surrogates. */
         void stringByChars(String s) {
             ascii('"');
             int n = s.length();

@@ -75,6 +75,14 @@ public final class ConfluentAvroCodec<T extends SpecificRecord> {
 
     /** Registers (once) and writes {@code record} for {@code topic}. */
     public byte[] serialize(String topic, T record) {
+        return serialize(topic, record, null);
+    }
+
+    /**
+     * {@link #serialize(String, Object)}, taking long strings' UTF-8 from {@code memo} where it holds them (the
+     * content hash of this value filled it; the same bytes), or encoding them when it is null.
+     */
+    public byte[] serialize(String topic, T record, Utf8Memo memo) {
         if (record == null) return null;
         Schema schema = record.getSchema();
         String subject = ConfluentWireFormat.valueSubject(topic);
@@ -85,8 +93,8 @@ public final class ConfluentAvroCodec<T extends SpecificRecord> {
         // Written straight into this thread's reusable array (no stream, no buffered encoder, no copies per value).
         ByteArrayBinaryEncoder encoder = encoders.get();
         encoder.reset();
-        // Strings the content hash of this value has encoded already (SnapshotEncoder opens the memo around both).
-        encoder.useMemo(Utf8Memo.current());
+        // Strings the content hash of this value has encoded already (SnapshotEncoder passes its memo to both).
+        encoder.useMemo(memo);
         byte[] header = new byte[ConfluentWireFormat.HEADER_SIZE];
         ConfluentWireFormat.writeHeader(header, id);
         encoder.writeFixed(header, 0, header.length);

@@ -9,14 +9,15 @@ import java.util.Arrays;
  * written. A hand-off's message contents run to 400,000 chars; each was encoded twice before.
  *
  * <pre>{@code
- * try (Utf8Memo memo = Utf8Memo.open()) {
- *     record.setContentSha256(SnapshotHash.of(record)); // fills it: Utf8Memo.current().utf8(s)
- *     return codec.serialize(topic, record);            // reads it
+ * try (Utf8Memo m = memo) {                                  // the caller's own (reused) memo
+ *     record.setContentSha256(SnapshotHash.of(record, m));   // fills it: m.utf8(s)
+ *     return codec.serialize(topic, record, m);              // reads it
  * }
  * }</pre>
  *
- * <p>One memo per thread, open between {@link #open} and {@link #close} only; closing forgets every string (no
- * reference outlives the value: nothing leaks from one hand-off, or tenant, to the next). The bytes are exactly
+ * <p>A plain object passed by the caller to both writers (no thread-local, nothing shared behind their backs); one
+ * memo serves one value at a time and is reused for the next: closing forgets every string (no reference outlives
+ * the value: nothing leaks from one hand-off, or tenant, to the next). The bytes are exactly
  * {@code String.getBytes(UTF_8)} (a lone surrogate as {@code ?}, as Avro writes it), so a reader gets the same bytes
  * from the memo as without it. Bounded: past {@link #MAX_ENTRIES} strings or {@link #MAX_BYTES} bytes it stops
  * remembering (strings are then encoded where needed, as without a memo). Strings shorter than {@link #MIN_CHARS}
@@ -32,8 +33,6 @@ public final class Utf8Memo implements AutoCloseable {
     /** Tables grown past this many entries by an unusually large value are not kept for the next one. */
     private static final int MAX_RETAINED_SLOTS = 4 * 1024;
 
-    private static final ThreadLocal<Utf8Memo> OF_THREAD = ThreadLocal.withInitial(Utf8Memo::new);
-
     /** The strings kept, in the order they were kept, and at the same index their bytes. */
     private String[] keys = new String[256];
     private byte[][] values = new byte[256][];
@@ -41,26 +40,8 @@ public final class Utf8Memo implements AutoCloseable {
     private long bytes;
     /** Where the next look-up starts: the index after the last string found. */
     private int cursor;
-    /** Nesting depth of {@link #open}: the memo is cleared when the outermost holder closes it. */
-    private int depth;
-
-    private Utf8Memo() {
-    }
-
-    /**
-     * Opens this thread's memo for one value (a nested open shares the outer one, which stays open until the outer
-     * holder closes it). Close it in a {@code finally} or try-with-resources.
-     */
-    public static Utf8Memo open() {
-        Utf8Memo memo = OF_THREAD.get();
-        memo.depth++;
-        return memo;
-    }
-
-    /** This thread's memo if open, else null (then nothing is remembered). */
-    public static Utf8Memo current() {
-        Utf8Memo memo = OF_THREAD.get();
-        return memo.depth > 0 ? memo : null;
+    /** An empty memo. */
+    public Utf8Memo() {
     }
 
     /**
@@ -122,11 +103,9 @@ public final class Utf8Memo implements AutoCloseable {
         return count;
     }
 
-    /** Closes this holder's use; the outermost close forgets every string. */
+    /** Forgets every string (the memo can serve the next value). */
     @Override
     public void close() {
-        if (depth == 0) return;
-        if (--depth > 0) return;
         if (keys.length > MAX_RETAINED_SLOTS) {
             keys = new String[256];
             values = new byte[256][];

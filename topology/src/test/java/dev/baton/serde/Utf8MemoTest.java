@@ -11,7 +11,7 @@ class Utf8MemoTest {
     @Test
     void shouldGiveEachLongStringsUtf8OnceWhileOpen() {
         String s = "café \uD800 数据 ".repeat(10);
-        try (Utf8Memo memo = Utf8Memo.open()) {
+        try (Utf8Memo memo = new Utf8Memo()) {
             byte[] first = memo.utf8(s);
             assertThat(first).isEqualTo(s.getBytes(StandardCharsets.UTF_8)); // a lone surrogate as '?', as Avro writes it
             assertThat(memo.get(s)).isSameAs(first);
@@ -24,7 +24,7 @@ class Utf8MemoTest {
     void shouldFindStringsMetInNearlyTheOrderTheyWereKept() {
         String[] strings = new String[100];
         for (int i = 0; i < strings.length; i++) strings[i] = ("string " + i + " ").repeat(5);
-        try (Utf8Memo memo = Utf8Memo.open()) {
+        try (Utf8Memo memo = new Utf8Memo()) {
             for (String s : strings) memo.utf8(s);
             // the second before the first, then a few skipped, then in order
             assertThat(memo.get(strings[1])).isEqualTo(strings[1].getBytes(StandardCharsets.UTF_8));
@@ -40,32 +40,17 @@ class Utf8MemoTest {
     @Test
     void shouldForgetEveryStringWhenClosed() {
         String s = "x".repeat(100);
-        Utf8Memo memo = Utf8Memo.open();
+        Utf8Memo memo = new Utf8Memo();
         memo.utf8(s);
         assertThat(memo.size()).isEqualTo(1);
         memo.close();
-        assertThat(Utf8Memo.current()).isNull();
         assertThat(memo.size()).isZero();
         assertThat(memo.get(s)).isNull();
     }
 
     @Test
-    void shouldStayOpenUntilTheOutermostHolderClosesIt() {
-        String s = "y".repeat(100);
-        try (Utf8Memo outer = Utf8Memo.open()) {
-            try (Utf8Memo inner = Utf8Memo.open()) {
-                assertThat(inner).isSameAs(outer);
-                inner.utf8(s);
-            }
-            assertThat(Utf8Memo.current()).isSameAs(outer);
-            assertThat(outer.get(s)).isNotNull();
-        }
-        assertThat(Utf8Memo.current()).isNull();
-    }
-
-    @Test
     void shouldKeepNeitherShortStringsNorMoreThanItsBounds() throws Exception {
-        try (Utf8Memo memo = Utf8Memo.open()) {
+        try (Utf8Memo memo = new Utf8Memo()) {
             String shortOne = "z".repeat(Utf8Memo.MIN_CHARS - 1);
             assertThat(memo.utf8(shortOne)).isEqualTo(shortOne.getBytes(StandardCharsets.UTF_8));
             assertThat(memo.size()).isZero();
@@ -73,23 +58,11 @@ class Utf8MemoTest {
             for (int i = 0; i < Utf8Memo.MAX_ENTRIES + 10; i++) memo.utf8(("entry " + i + " ").repeat(4));
             assertThat(memo.size()).isEqualTo(Utf8Memo.MAX_ENTRIES);
         }
-        try (Utf8Memo memo = Utf8Memo.open()) {
+        try (Utf8Memo memo = new Utf8Memo()) {
             String big = "b".repeat(Utf8Memo.MAX_BYTES / 2 + 1);
             memo.utf8(big);
             memo.utf8(new String(big)); // over the byte bound: encoded, not kept
             assertThat(memo.size()).isEqualTo(1);
-        }
-    }
-
-    @Test
-    void shouldBeOneMemoPerThread() throws Exception {
-        try (Utf8Memo mine = Utf8Memo.open()) {
-            Utf8Memo[] seen = new Utf8Memo[1];
-            Thread t = new Thread(() -> seen[0] = Utf8Memo.current());
-            t.start();
-            t.join();
-            assertThat(mine).isNotNull();
-            assertThat(seen[0]).isNull();
         }
     }
 }

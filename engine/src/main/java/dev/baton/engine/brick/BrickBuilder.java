@@ -1,5 +1,6 @@
 package dev.baton.engine.brick;
 
+import dev.baton.engine.layout.LayoutCache;
 import dev.baton.engine.layout.Segment;
 import dev.baton.engine.layout.SegmentBuilder;
 import dev.baton.engine.markers.Markers;
@@ -58,7 +59,7 @@ public final class BrickBuilder {
     }
 
     public static Brick build(String tenantId, String sessionId, SessionState state, RetentionPlan plan,
-                              Handoff handoff, MissingRange pending, Policy policy) {
+                              Handoff handoff, MissingRange pending, Policy policy, LayoutCache layouts) {
         int budget = Math.max(MIN_BUDGET_CHARS,
                 handoff.target() == Target.CLAUDE_CLI ? policy.brickBudgetCliChars() : policy.brickBudgetLocalChars());
         List<Truncation> notes = new ArrayList<>();
@@ -106,7 +107,7 @@ public final class BrickBuilder {
         notes.addAll(missingNotes);
 
         // Activity, newest first, while it fits.
-        List<Entry> entries = entries(state, plan, policy);
+        List<Entry> entries = entries(state, plan, policy, layouts);
         int room = budget - fixed.length() - 1;
         List<Entry> shown = new ArrayList<>();
         int used = 0;
@@ -202,7 +203,7 @@ public final class BrickBuilder {
      * list is lazy: an entry is written when it is asked for (once per index: not cached), so the newest activity
      * that fits the brick costs what it shows, not the whole session.
      */
-    static List<Entry> entries(SessionState state, RetentionPlan plan, Policy policy) {
+    static List<Entry> entries(SessionState state, RetentionPlan plan, Policy policy, LayoutCache layouts) {
         List<StoredTurn> turns = new ArrayList<>(state.body());
         if (state.headUser() != null) turns.add(state.headUser());
         if (state.headAssistant() != null) turns.add(state.headAssistant());
@@ -211,7 +212,7 @@ public final class BrickBuilder {
         return new java.util.AbstractList<>() {
             @Override
             public Entry get(int i) {
-                return entry(turns.get(i), plan, policy, headAssistantSeq);
+                return entry(turns.get(i), plan, policy, headAssistantSeq, layouts);
             }
 
             @Override
@@ -222,10 +223,10 @@ public final class BrickBuilder {
     }
 
     /** One turn's entry. A legacy step answered by a TOOL turn is shown with that TOOL turn (seq order). */
-    static Entry entry(StoredTurn t, RetentionPlan plan, Policy policy, Long headAssistantSeq) {
+    static Entry entry(StoredTurn t, RetentionPlan plan, Policy policy, Long headAssistantSeq, LayoutCache layouts) {
         List<String> lines = new ArrayList<>();
         List<Truncation> notes = new ArrayList<>();
-        List<Segment> segs = SegmentBuilder.segmentsOf(t, plan, headAssistantSeq);
+        List<Segment> segs = SegmentBuilder.segmentsOf(t, plan, headAssistantSeq, layouts);
         if (t.role == Role.ASSISTANT || t.role == Role.USER || t.role == Role.SYSTEM) {
             String who = t.role == Role.ASSISTANT ? t.agent : t.role.name().toLowerCase();
             String head = "[seq " + t.seq + " " + who + "]";

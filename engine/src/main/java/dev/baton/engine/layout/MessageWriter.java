@@ -53,7 +53,7 @@ public final class MessageWriter {
 
     static Message message(Segment s, String receiver) {
         return switch (s.kind()) {
-            // shown(): built once per segment, and a segment of a stored turn's layout memo lives across hand-offs
+            // shown(): built once per segment, and a segment kept in a render cache (LayoutCache) lives across hand-offs
             case USER -> Message.user(s.shown());
             case SYSTEM, STEP, MARKER -> Message.system(s.shown());
             case ASSISTANT_TEXT -> Message.assistant(receiver.equals(s.agent()) ? null : s.agent(), s.shown());

@@ -44,7 +44,7 @@ public final class Segment {
     private final int size;
     /**
      * Not part of the value: the content as shown to a receiver that does not replay it natively ({@link #shown()}),
-     * built on first use. A segment kept in a stored turn's layout memo keeps it across hand-offs.
+     * built on first use. A segment kept in a render cache ({@link LayoutCache}) keeps it across hand-offs.
      */
     private String shown;
 

@@ -34,16 +34,22 @@ public final class SegmentBuilder {
     public record Layout(List<Segment> head, List<Segment> body) {
     }
 
+    /** The layout of {@code state}, laid out now (no cache). */
     public static Layout build(SessionState state, RetentionPlan plan, MissingRange pending) {
+        return build(state, plan, pending, LayoutCache.none());
+    }
+
+    /** The layout of {@code state}, with unchanged turns' segments taken from {@code layouts} (see {@link LayoutCache}). */
+    public static Layout build(SessionState state, RetentionPlan plan, MissingRange pending, LayoutCache layouts) {
         List<Segment> head = new ArrayList<>();
         Long headAssistantSeq = state.headAssistant() == null ? null : state.headAssistant().seq;
-        if (state.headUser() != null) head.addAll(segmentsOf(state.headUser(), plan, headAssistantSeq));
-        if (state.headAssistant() != null) head.addAll(segmentsOf(state.headAssistant(), plan, headAssistantSeq));
+        if (state.headUser() != null) head.addAll(segmentsOf(state.headUser(), plan, headAssistantSeq, layouts));
+        if (state.headAssistant() != null) head.addAll(segmentsOf(state.headAssistant(), plan, headAssistantSeq, layouts));
         head.sort(Comparator.comparingLong(Segment::order));
 
         List<StoredTurn> turns = state.body();
         List<Segment> body = new ArrayList<>(turns.size() + turns.size() / 2 + 4);
-        for (StoredTurn t : turns) body.addAll(segmentsOf(t, plan, headAssistantSeq));
+        for (StoredTurn t : turns) body.addAll(segmentsOf(t, plan, headAssistantSeq, layouts));
         for (MissingRange r : state.missingRanges()) {
             body.add(missingMarker(r, Markers.turnsMissing(r.count(), r.from(), r.to())));
         }
@@ -73,17 +79,12 @@ public final class SegmentBuilder {
     }
 
     /**
-     * Whether stored turns keep their layout ({@link TurnLayout}) between hand-offs: on unless the system property
-     * {@code baton.layoutMemo} is {@code off} (read once; benchmarks measure the path without it, the same output).
+     * {@link #turnSegments}, from {@code layouts} when the turn's kept layout is valid for this plan and head (see
+     * {@link TurnLayout}); otherwise laid out and kept there. The list is immutable.
      */
-    static final boolean MEMO = !"off".equals(System.getProperty("baton.layoutMemo"));
-
-    /**
-     * {@link #turnSegments}, from the turn's layout memo when it is valid for this plan and head (see
-     * {@link TurnLayout}); otherwise laid out and remembered on the turn. The list is immutable.
-     */
-    public static List<Segment> segmentsOf(StoredTurn t, RetentionPlan plan, Long headAssistantSeq) {
-        if (!MEMO) return turnSegments(t, plan, headAssistantSeq);
+    public static List<Segment> segmentsOf(StoredTurn t, RetentionPlan plan, Long headAssistantSeq,
+                                           LayoutCache layouts) {
+        if (!layouts.keeps()) return turnSegments(t, plan, headAssistantSeq);
         boolean retained;
         boolean head;
         int answered = 0;
@@ -103,11 +104,13 @@ public final class SegmentBuilder {
                 head = false;
             }
         }
-        TurnLayout memo = t.layoutMemo;
-        if (memo != null && memo.matches(retained, head, t.trail, t.calls, answered)) return memo.segments();
-        memo = new TurnLayout(retained, head, t.trail, t.calls, answered, turnSegments(t, plan, headAssistantSeq));
-        t.layoutMemo = memo;
-        return memo.segments();
+        int changes = t.changes();
+        TurnLayout kept = layouts.get(t);
+        if (kept != null && kept.matches(retained, head, t.trail, t.calls, answered, changes)) return kept.segments();
+        kept = new TurnLayout(retained, head, t.trail, t.calls, answered, changes,
+                turnSegments(t, plan, headAssistantSeq));
+        layouts.put(t, kept);
+        return kept.segments();
     }
 
     /** The segments of one stored turn, laid out now (see {@link #segmentsOf} for the memoized form). */

@@ -24,7 +24,7 @@ import java.util.Map;
  * re-reading either: the two renderings differ only in the steps one of the two agents replays natively, so only
  * those are compared item by item, and only when the narrated form would not read back as the native one. It is
  * equal, by construction and by a property test, to re-parsing both renderings with {@link #items} and counting
- * with {@link #covered} (the former computation, kept as that test's oracle).
+ * with {@link #covered} (the former computation: {@code RenderShortcutsProperties} compares the two).
  */
 public final class ParityCheck {
     private ParityCheck() {

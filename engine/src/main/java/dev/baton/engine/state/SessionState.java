@@ -189,7 +189,7 @@ public final class SessionState {
                         if (c.callId != null && c.callId.equals(oc.callId()) && c.answeredBySeq < 0) {
                             c.result = t.text();
                             c.answeredBySeq = t.seq();
-                            caller.layoutMemo = null;
+                            caller.changed();
                             transcript.changed(caller);
                             break;
                         }
@@ -244,7 +244,7 @@ public final class SessionState {
                 st.calls = null;
                 if (st.role == Role.TOOL) st.text = "";
             }
-            st.layoutMemo = null;
+            st.changed();
             transcript.changed(st);
         }
     }
@@ -254,7 +254,7 @@ public final class SessionState {
         answer.manifested = true;
         // Its result is part of its calling turn's trail, now in the manifest: it never renders again, anywhere.
         if (compaction) answer.text = "";
-        answer.layoutMemo = null;
+        answer.changed();
         transcript.changed(answer);
     }
 
@@ -391,6 +391,8 @@ public final class SessionState {
     public StoredTurn headAssistant() { return transcript.headAssistant; }
     /** Body turns still held in full, in seq order (the newest ones). */
     public List<StoredTurn> body() { return transcript.body(); }
+    /** How many body turns there are ({@code body().size()} without copying the list). */
+    public int bodySize() { return transcript.bodySize(); }
     public Compacted compacted() { return transcript.compacted; }
     /** Trail-bearing turns known to the retention plan, newest first. */
     public List<TrailEntry> trails() { return Collections.unmodifiableList(ledger.trails); }

@@ -1,6 +1,5 @@
 package dev.baton.engine.state;
 
-import dev.baton.engine.layout.TurnLayout;
 import dev.baton.engine.model.Role;
 import dev.baton.engine.model.ToolStep;
 
@@ -32,22 +31,22 @@ public final class StoredTurn {
     /** TOOL turn: the call id it carried (may be null). */
     public String toolCallId;
     /**
-     * Not stored (no part of the stored format; a decoded turn starts without it): the segments this turn laid out
-     * into at the last LOCAL hand-off and the facts they depend on ({@link TurnLayout}), so that the next hand-off
-     * need not lay out, measure and narrate an unchanged turn again. Set by the layout; dropped by the state when it
-     * changes the turn (a legacy result arrives, the trail goes to the manifest). Counted in {@link #weight()}.
+     * Not stored (no part of the stored format; a decoded turn starts at 0): how many times the state changed this
+     * turn after adding it (a legacy result arrived, the trail went to the manifest). Whatever is derived from the
+     * turn and kept outside the state — a render cache's layout — is valid only while this count is the one it was
+     * derived at.
      */
-    public TurnLayout layoutMemo;
-    /** Not stored either: {@link DigestLine#of} of this turn once asked ({@link #digestLine()}). */
+    private int changes;
+    /** Not stored: {@link DigestLine#of} of this turn once asked ({@link #digestLine()}). */
     private String digestLine;
 
     /**
      * Approximate Java heap bytes of this turn, fixed at the first call (the decoded-state cache's weight): every
      * string at its heap size ({@link #heapBytes}), plus the objects around them. Calibrated against heap measured
      * after a full GC (benchmarks' {@code LiveSessionsHarness}, docs/capacity.md): within about 10 % for sessions of
-     * 2 to 200 turns; counting only the UTF-8 text would leave the heap 1.3 to 2.8 times the weight. Since the
-     * layout memo it also reserves what the memo may hold ({@link #layoutMemoBytes}), which a state that was never
-     * rendered does not use.
+     * 2 to 200 turns; counting only the UTF-8 text would leave the heap 1.3 to 2.8 times the weight. It also
+     * reserves what a render cache may hold for this turn beside the state ({@link #layoutMemoBytes}), which a state
+     * that was never rendered does not use.
      */
     private long weight = -1;
 
@@ -57,6 +56,16 @@ public final class StoredTurn {
     static final int STEP_OVERHEAD_BYTES = 48;
 
     public StoredTurn() {
+    }
+
+    /** How many times the state changed this turn after adding it (not stored; see the field). */
+    public int changes() {
+        return changes;
+    }
+
+    /** Called by the state whenever it changes this turn after adding it. */
+    void changed() {
+        changes++;
     }
 
     long weight() {
@@ -99,8 +108,9 @@ public final class StoredTurn {
     }
 
     /**
-     * What {@link #layoutMemo} and {@link #digestLine()} hold, reserved up front so that the weight stays fixed while
-     * the memo comes and goes: the memo, per segment its objects and what it shows, and the digest line. A text
+     * What a render cache's layout of this turn (held beside the state, {@code LayoutCache}) and
+     * {@link #digestLine()} hold, reserved up front so that the weight stays fixed while the layout comes and goes:
+     * the layout, per segment its objects and what it shows, and the digest line. A text
      * segment shows the turn's own string; a SYSTEM turn's escaped text and a step's narration are strings of their
      * own. Results are not reserved ({@link #narrationBytes}). Measured after a first LOCAL render (class histogram
      * after a full GC, ten 1,000-turn states; benchmarks/README.md, "Render per hand-off, third pass"): the memos took

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -30,11 +31,11 @@ final class Transcript {
     StateJournal journal;
 
     /**
-     * True to compact by the reference walk ({@link #compactByWalk}, what the index replaced) rather than the index:
-     * for tests and for benchmarks measuring both in one run ({@code -Dbaton.compaction=walk}).
+     * Another way for {@link #compact} to find the turns that leave, in place of the index; null (always, outside the
+     * engine's own tests): the index. The seam through which {@code CompactionIndexProperties} runs its reference walk
+     * (test code) on a state and compares the two.
      */
-    boolean byWalk = WALK_BY_DEFAULT;
-    static final boolean WALK_BY_DEFAULT = "walk".equals(System.getProperty("baton.compaction"));
+    BiConsumer<Transcript, Policy> compaction;
 
     /** Body turns in seq order, null where a turn left; slots {@code [first, end)} may be in use. */
     private StoredTurn[] slots = new StoredTurn[8];
@@ -273,11 +274,12 @@ final class Transcript {
      * slot whose newer sizes fit both windows and the NEVER turns before the first slot whose newer brick sizes fit
      * the brick's: two searches of the Fenwick trees find those slots, and the bit sets the turns before them, in
      * slot (seq) order as the walk removes them. The cost is O(log n) plus the turns that leave; the result is the
-     * walk's ({@link #compactByWalk}, checked by {@code CompactionIndexProperties}).
+     * walk's (the walk is the tests' reference, {@code ReferenceCompaction}, checked by
+     * {@code CompactionIndexProperties}).
      */
     void compact(Policy policy) {
-        if (byWalk) {
-            compactByWalk(policy);
+        if (compaction != null) {
+            compaction.accept(this, policy);
             return;
         }
         if (size < 2) return;
@@ -310,33 +312,14 @@ final class Transcript {
     }
 
     /**
-     * The reference compaction: the walk from the oldest body turn that {@link #compact} replaced (package-private
-     * for tests; benchmarks select it with {@code -Dbaton.compaction=walk}).
+     * Takes body turn {@code t} out as {@link #compact} does (into the compacted part when {@code digest}), and
+     * repacks the slots when half are empty: for a compaction other than the index's ({@link #compaction}).
      */
-    void compactByWalk(Policy policy) {
-        if (size < 2) return;
-        long w = window(policy);
-        long bw = brickWindow(policy);
+    void removeForCompaction(StoredTurn t, Policy policy, boolean digest) {
         index(policy);
-        long newerT = bodyT;
-        long newerB = bodyB;
-        int left = size;
-        int cap = policy.brickResultCapChars();
-        for (int i = first; i < end && left > 1; i++) {
-            StoredTurn t = slots[i];
-            if (t == null) continue;
-            left--;
-            newerT -= minTranscriptChars(t);
-            newerB -= minBrickChars(t, cap);
-            if (newerB <= bw && newerT <= w) break; // nothing newer can leave either
-            Presence p = presence(t);
-            // The brick caps results, so the brick's reach is checked on its own sizes too.
-            if (p == Presence.ALWAYS && newerT > w && newerB > bw) {
-                remove(i, policy, true);
-            } else if (p == Presence.NEVER && newerB > bw) {
-                remove(i, policy, false);
-            }
-        }
+        int i = slotOf(t.seq);
+        if (i < 0 || slots[i] != t) throw new IllegalArgumentException("turn " + t.seq + " is not in the body");
+        remove(i, policy, digest);
         repackIfSparse();
     }
 

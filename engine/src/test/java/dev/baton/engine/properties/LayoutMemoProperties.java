@@ -1,6 +1,7 @@
 package dev.baton.engine.properties;
 
 import dev.baton.engine.ContextEngine;
+import dev.baton.engine.layout.LayoutCache;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.model.Turn;
@@ -23,7 +24,7 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * The layout memo ({@code StoredTurn.layoutMemo}) is invisible: a state rendered again and again, with turns applied
+ * The render cache ({@link LayoutCache}, held beside the state) is invisible: a state rendered again and again, with turns applied
  * between its hand-offs, under another policy and for other receivers in between, renders every hand-off exactly as
  * a fresh state that received the same events and was never rendered.
  */
@@ -74,12 +75,13 @@ class LayoutMemoProperties {
                 sc.handoff("newcomer", Target.LOCAL));
 
         SessionState memoized = SessionState.empty();
+        LayoutCache layouts = new LayoutCache();
         int applied = 0;
         boolean reused = false;
         for (int cut : cuts) {
             for (; applied < cut; applied++) memoized.offerTurn(turns.get(applied), sc.policy(), 0L);
             memoized.settleAll(sc.policy());
-            List<Object> before = memos(memoized);
+            List<Object> before = memos(memoized, layouts);
             // Never rendered: each expected snapshot is rendered from its own copy of it (the memo is not stored).
             SessionState fresh = fresh(sc, cuts.headSet(cut, true));
             List<Snapshot> expectedAll = new ArrayList<>();
@@ -88,18 +90,19 @@ class LayoutMemoProperties {
                 int k = 0;
                 for (Policy p : List.of(sc.policy(), other)) {
                     for (Handoff h : handoffs) {
-                        Snapshot actual = render(sc, memoized, h, p);
-                        if (round == 0) expectedAll.add(render(sc, StateStorage.InMemory.roundTrip(fresh), h, p));
+                        Snapshot actual = render(sc, memoized, h, p, layouts);
+                        if (round == 0) expectedAll.add(render(sc, StateStorage.InMemory.roundTrip(fresh), h, p,
+                                LayoutCache.none()));
                         Snapshot expected = expectedAll.get(k++);
                         if (!actual.equals(expected)) {
                             throw new AssertionError("hand-off after turn " + cut + " (round " + round + ", policy "
-                                    + (p == other ? "other" : "scenario's") + ") renders differently with the layout "
-                                    + "memo:\n" + Renderings.difference(expected, actual));
+                                    + (p == other ? "other" : "scenario's") + ") renders differently with the render "
+                                    + "cache:\n" + Renderings.difference(expected, actual));
                         }
                     }
                 }
             }
-            List<Object> after = memos(memoized);
+            List<Object> after = memos(memoized, layouts);
             for (int i = 0; i < Math.min(before.size(), after.size()); i++) {
                 if (before.get(i) != null && before.get(i) == after.get(i)) reused = true;
             }
@@ -118,15 +121,15 @@ class LayoutMemoProperties {
         return s;
     }
 
-    static Snapshot render(SessionArbitraries.Scenario sc, SessionState s, Handoff h, Policy p) {
+    static Snapshot render(SessionArbitraries.Scenario sc, SessionState s, Handoff h, Policy p, LayoutCache layouts) {
         MissingRange pending = sc.pending() <= 0 ? null : MissingRange.of(s.nextSeq(), s.nextSeq() + sc.pending() - 1);
         return ContextEngine.render("acme", "s1", s, new ReadyHandoff(h, 1_000L, pending), p,
-                WordPieceTokenizer.REGISTRY);
+                WordPieceTokenizer.REGISTRY, layouts);
     }
 
-    static List<Object> memos(SessionState s) {
+    static List<Object> memos(SessionState s, LayoutCache layouts) {
         List<Object> out = new ArrayList<>();
-        for (StoredTurn t : s.body()) out.add(t.layoutMemo);
+        for (StoredTurn t : s.body()) out.add(layouts.layoutOf(t));
         return out;
     }
 }

@@ -1,6 +1,7 @@
 package dev.baton.engine.properties;
 
 import dev.baton.engine.ContextEngine;
+import dev.baton.engine.layout.LayoutCache;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.state.MissingRange;
 import dev.baton.engine.state.ReadyHandoff;
@@ -501,11 +502,16 @@ public final class SessionArbitraries {
         }
 
         public Snapshot render(SessionState s, Handoff h) {
+            return render(s, h, LayoutCache.none());
+        }
+
+        /** {@link #render(SessionState, Handoff)} with a render cache held beside {@code s}. */
+        public Snapshot render(SessionState s, Handoff h, LayoutCache layouts) {
             MissingRange pending = sc.pending <= 0 ? null
                     : MissingRange.of(s.nextSeq(), s.nextSeq() + sc.pending - 1);
             // the test tokenizer is only asked when a policy names it (token cap or counts)
             return ContextEngine.render("acme", "s1", s, new ReadyHandoff(h, 1_000L, pending), sc.policy,
-                    WordPieceTokenizer.REGISTRY);
+                    WordPieceTokenizer.REGISTRY, layouts);
         }
     }
 

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Compaction by the index ({@link Transcript#compact}: Fenwick trees of the minimal sizes, bit sets of the turns that
  * always or never render) leaves exactly what the reference walk from the oldest body turn
- * ({@link Transcript#compactByWalk}) leaves: the same body, compacted count, span and digest lines, and the same
+ * ({@link ReferenceCompaction}) leaves: the same body, compacted count, span and digest lines, and the same
  * journal, after any sequence of turns (every role, short and long texts, trails, legacy calls answered by the head
  * or later turns, results that never find their call), changing policies (budgets, brick result caps, digest
  * budgets) and read-backs from the stored entries.
@@ -83,8 +83,7 @@ class CompactionIndexProperties {
 
     private static void check(List<Op> ops, boolean onePolicy) {
         SessionState index = SessionState.empty();
-        SessionState walk = SessionState.empty();
-        walk.transcript.byWalk = true;
+        SessionState walk = ReferenceCompaction.byWalk(SessionState.empty());
         index.journal();
         walk.journal();
         List<String> open = new ArrayList<>();
@@ -95,14 +94,13 @@ class CompactionIndexProperties {
             String at = "step " + step++ + " " + op;
             if (op.kind() == 7) {
                 index = StateStorage.InMemory.roundTrip(index);
-                walk = StateStorage.InMemory.roundTrip(walk);
-                walk.transcript.byWalk = true;
+                walk = ReferenceCompaction.byWalk(StateStorage.InMemory.roundTrip(walk));
                 continue;
             }
             Turn t = turn(op, seq++, open);
             index.offerTurn(t, policy, 0L);
             walk.offerTurn(t, policy, 0L);
-            assertThat(index.transcript.byWalk).isFalse();
+            assertThat(index.transcript.compaction).isNull();
             assertThat(seqs(index.body())).as(at).isEqualTo(seqs(walk.body()));
             Compacted a = index.compacted();
             Compacted b = walk.compacted();
