@@ -505,7 +505,7 @@ class SnapshotHashProperties {
 
     /**
      * The canonical JSON string of {@code s} (quotes included) by docs/audit.md's rules, one char at a time, then
-     * UTF-8: the char-by-char writer the hash had before its fast paths ({@link SnapshotHashStreamingProperties}).
+     * UTF-8: the char-by-char writer the hash had before its fast paths.
      */
     static byte[] reference(String s) {
         StringBuilder out = new StringBuilder();
