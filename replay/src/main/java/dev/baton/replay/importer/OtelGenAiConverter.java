@@ -38,8 +38,8 @@ import dev.baton.replay.importer.ImportReport.Kind;
  *       ERROR when the span's status is an error), else from a tool message answering it. An {@code execute_tool}
  *       span that answers no recorded call is a turn of its own with one trail step.</li>
  *   <li>Agent of an assistant turn: with {@code --agent-name-from agent} the {@code gen_ai.agent.name} of the span or
- *       its nearest {@code invoke_agent} ancestor, else the model; with {@code model} (the default) the response or
- *       request model, else the agent name.</li>
+ *       its nearest ancestor (an {@code invoke_agent} span), else the model; with {@code model} (the default) the
+ *       request model (else the response model), else the agent name.</li>
  * </ul>
  */
 final class OtelGenAiConverter {
@@ -182,7 +182,8 @@ final class OtelGenAiConverter {
                     JsonNode status = js.get("status");
                     if (status != null) {
                         JsonNode code = status.get("code");
-                        s.error = code != null && (code.asInt(-1) == 2 || "STATUS_CODE_ERROR".equals(code.asText()));
+                        Long n = RawJson.asLong(code);
+                        s.error = code != null && ((n != null && n == 2) || "STATUS_CODE_ERROR".equals(code.asText()));
                     }
                     attributes(js.get("attributes"), s.attributes);
                     JsonNode events = js.get("events");
@@ -315,8 +316,7 @@ final class OtelGenAiConverter {
             boolean resent = prints.size() >= history.size() && prints.subList(0, history.size()).equals(history);
             List<Message> fresh = resent ? inputs.subList(history.size(), inputs.size()) : inputs;
             if (resent) history.clear();
-            if (resent) history.addAll(prints);
-            else history.addAll(prints);
+            history.addAll(prints);
             Instant at = Instant.ofEpochSecond(0, s.startNanos);
             for (Message m : fresh) message(s, m, at);
             for (Message m : outputs(s)) {
@@ -344,8 +344,10 @@ final class OtelGenAiConverter {
                     }
                 }
                 default -> {
+                    // as for ATIF steps: what the agent said comes before what it did, in a turn of its own
                     String model = model(s);
-                    ImportedTurn t = turn(agent(s), Role.ASSISTANT, text, at, s, model);
+                    if (!text.isEmpty()) add(turn(agent(s), Role.ASSISTANT, text, at, s, model));
+                    ImportedTurn t = turn(agent(s), Role.ASSISTANT, "", at, s, model);
                     Convert.CallIds ids = c.new CallIds();
                     int k = 0;
                     for (JsonNode p : m.parts()) {
@@ -363,7 +365,7 @@ final class OtelGenAiConverter {
                                 c.arguments(p.get("arguments"), where), r == null ? null : r.text(),
                                 r == null ? StepStatus.OK : r.status()));
                     }
-                    if (!t.text.isEmpty() || !t.trail.isEmpty()) add(t);
+                    if (!t.trail.isEmpty()) add(t);
                 }
             }
         }
@@ -386,8 +388,9 @@ final class OtelGenAiConverter {
         }
 
         private String model(Span s) {
-            String m = s.attr("gen_ai.response.model");
-            return m != null ? m : s.inherited("gen_ai.request.model");
+            // the model asked for first: a response model often carries a dated version that varies between calls
+            String m = s.inherited("gen_ai.request.model");
+            return m != null ? m : s.attr("gen_ai.response.model");
         }
 
         private String agent(Span s) {
