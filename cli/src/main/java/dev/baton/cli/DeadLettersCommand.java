@@ -226,8 +226,8 @@ public final class DeadLettersCommand implements Callable<Integer> {
                 RecordHeaders headers = new RecordHeaders();
                 headers.add(DeadLetterRecord.RESENT_FROM, from.getBytes(StandardCharsets.UTF_8));
                 producer.send(new ProducerRecord<>(input, null, d.key(), d.value(), headers)).get();
-                // recorded after the send: a crash in between re-sends one event twice, which Baton's duplicate
-                // check by event_id absorbs; recording first could lose the event instead
+                // recorded after the send: a crash in between re-sends one event twice, which Baton ignores as a
+                // duplicate (a seq or handoff_id it has seen); recording first could lose the event instead
                 producer.send(new ProducerRecord<>(record, eventId.getBytes(StandardCharsets.UTF_8),
                         (from + " " + Instant.now()).getBytes(StandardCharsets.UTF_8))).get();
                 done.add(eventId);
