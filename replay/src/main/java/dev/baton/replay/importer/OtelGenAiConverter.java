@@ -100,11 +100,12 @@ final class OtelGenAiConverter {
 
     /** A message in the conventions' form: a role and parts. */
     record Message(String role, List<JsonNode> parts) {
-        String text(Convert c) {
+        /** The text parts joined by new lines; reasoning parts too when {@code reasoning}. */
+        String text(Convert c, boolean reasoning) {
             StringBuilder sb = new StringBuilder();
             for (JsonNode p : parts) {
                 String type = RawJson.string(p, "type");
-                if (type != null && !type.equals("text") && !type.equals("reasoning")) continue;
+                if (type != null && !type.equals("text") && !(reasoning && type.equals("reasoning"))) continue;
                 String t = p.has("content") ? c.content(p.get("content")) : c.content(p.get("text"));
                 if (t.isEmpty()) continue;
                 if (sb.length() > 0) sb.append('\n');
@@ -326,7 +327,7 @@ final class OtelGenAiConverter {
         }
 
         private void message(Span s, Message m, Instant at) {
-            String text = m.text(c);
+            String text = m.text(c, settings.includeReasoning());
             switch (m.role()) {
                 case "system" -> add(turn("system", Role.SYSTEM, text, at, s, null));
                 case "user" -> add(turn("user", Role.USER, text, at, s, null));
