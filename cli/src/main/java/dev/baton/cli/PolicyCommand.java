@@ -128,6 +128,16 @@ public final class PolicyCommand implements Callable<Integer> {
                     : AvroJson.read(value, TenantPolicy.class);
         }
 
+        /** The current record for the difference shown before a change; null (said so) when it cannot be read. */
+        TenantPolicy readForDiff(byte[] value) {
+            try {
+                return read(value);
+            } catch (RuntimeException e) {
+                out.println("(the current record cannot be read: " + e.getMessage() + ")");
+                return null;
+            }
+        }
+
         byte[] encode(TenantPolicy policy) {
             return clients.config().format() == dev.baton.config.BatonConfig.Format.AVRO
                     ? new ConfluentAvroCodec<>(clients.registry(), TenantPolicy.class).serialize(topic(), policy)
@@ -241,14 +251,7 @@ public final class PolicyCommand implements Callable<Integer> {
                 throw new AppFailure(ExitCodes.FAILED, "policy refused (Baton would reject it): " + verdict.error());
             }
             byte[] old = current().get(tenant);
-            TenantPolicy before = null;
-            if (old != null) {
-                try {
-                    before = read(old);
-                } catch (RuntimeException e) {
-                    out.println("(the current record cannot be read: " + e.getMessage() + ")");
-                }
-            }
+            TenantPolicy before = old == null ? null : readForDiff(old);
             List<String> diff = PolicyFiles.diff(before, policy);
             if (old != null && diff.isEmpty()) {
                 out.println("policy of " + tenant + ": unchanged, nothing written");
@@ -280,12 +283,7 @@ public final class PolicyCommand implements Callable<Integer> {
                 out.println("tenant " + tenant + " has no policy: nothing to delete");
                 return ExitCodes.OK;
             }
-            TenantPolicy before = null;
-            try {
-                before = read(old);
-            } catch (RuntimeException e) {
-                out.println("(the current record cannot be read: " + e.getMessage() + ")");
-            }
+            TenantPolicy before = readForDiff(old);
             out.println("policy of " + tenant + " (back to the defaults):");
             PolicyFiles.diff(before, null).forEach(l -> out.println("  " + l));
             out.flush();

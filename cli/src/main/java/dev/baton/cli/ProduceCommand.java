@@ -19,8 +19,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import dev.baton.app.AppFailure;
 import dev.baton.app.ExitCodes;
 import dev.baton.cli.data.ClusterClients;
+import dev.baton.config.BatonConfig;
 import dev.baton.cli.data.EventLines;
 import dev.baton.ingest.SessionEventEncoder;
+import dev.baton.replay.BackfillRunner;
 import dev.baton.replay.Jsonl;
 import dev.baton.service.command.ConnectionOptions;
 import dev.baton.service.command.VersionProvider;
@@ -89,8 +91,8 @@ public final class ProduceCommand implements Callable<Integer> {
             file = spooled;
         }
         try {
-            ClusterClients clients = check && connection.bootstrapServers() == null ? null : ClusterClients.load(connection);
-            dev.baton.config.BatonConfig config = clients != null ? clients.config() : checkOnlyConfig();
+            ClusterClients clients = check ? null : ClusterClients.load(connection);
+            BatonConfig config = clients != null ? clients.config() : ClusterClients.offline(connection);
             String format = config.format().name().toLowerCase(Locale.ROOT);
             String topic = config.sessionEventsTopic();
             long lines = judge(file, format, topic, config.defaultPolicy().maxRecordBytes());
@@ -106,19 +108,6 @@ public final class ProduceCommand implements Callable<Integer> {
         } finally {
             if (spooled != null) Files.deleteIfExists(spooled);
         }
-    }
-
-    /** --check without Kafka: the format and limits from the configuration (no bootstrap servers needed). */
-    private dev.baton.config.BatonConfig checkOnlyConfig() {
-        var builder = dev.baton.config.ConfigLoader.builder(connection.config(), System.getenv());
-        dev.baton.config.ConfigLoader.attempt(b -> {
-            if (connection.format() != null) b.flag("--format", connection.format().name());
-            if (connection.schemaRegistryUrl() != null) b.flag("--schema-registry-url", connection.schemaRegistryUrl());
-            else b.set(dev.baton.config.BatonConfig.FORMAT, connection.format() == null ? "json"
-                    : connection.format().name());
-            return b;
-        }, builder);
-        return dev.baton.config.ConfigLoader.build(builder);
     }
 
     /** The first pass: every line that breaks the contract is reported; returns the number of events. */
@@ -161,7 +150,7 @@ public final class ProduceCommand implements Callable<Integer> {
             byte[] line;
             while ((line = reader.next()) != null && failure.get() == null) {
                 if (Jsonl.isBlank(line)) continue;
-                String key = dev.baton.replay.BackfillRunner.sessionKeyOf(line);
+                String key = BackfillRunner.sessionKeyOf(line);
                 byte[] value = encoder.encode(topic, line);
                 producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value), (md, e) -> {
                     if (e != null) failure.compareAndSet(null, e);

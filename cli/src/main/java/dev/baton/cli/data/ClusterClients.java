@@ -38,6 +38,27 @@ public final class ClusterClients {
 
     /** Loads the configuration as {@code run} does; a configuration error is exit code 2. */
     public static ClusterClients load(ConnectionOptions connection) {
+        BatonConfig config = ConfigLoader.build(builder(connection));
+        if (config.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG) == null) {
+            throw new AppFailure(ExitCodes.USAGE, "no Kafka to talk to: give --bootstrap-servers "
+                    + "(or BATON_BOOTSTRAP_SERVERS, or bootstrap.servers in --config)");
+        }
+        return new ClusterClients(config);
+    }
+
+    /**
+     * The configuration for work that needs no Kafka and no registry ({@code produce --check}): formats and limits as
+     * configured, but an Avro configuration without a registry URL is accepted (the check encodes in memory).
+     */
+    public static BatonConfig offline(ConnectionOptions connection) {
+        BatonConfig.Builder builder = builder(connection);
+        // a placeholder that is never contacted (the Avro check uses a registry of its own), so that an Avro
+        // configuration without a registry URL is not refused
+        ConfigLoader.attempt(b -> b.set(BatonConfig.SCHEMA_REGISTRY_URL, "mock://baton-offline-check"), builder);
+        return ConfigLoader.build(builder);
+    }
+
+    private static BatonConfig.Builder builder(ConnectionOptions connection) {
         BatonConfig.Builder builder = ConfigLoader.builder(connection.config(), System.getenv());
         ConfigLoader.attempt(b -> {
             if (connection.bootstrapServers() != null) b.flag("--bootstrap-servers", connection.bootstrapServers());
@@ -45,12 +66,7 @@ public final class ClusterClients {
             if (connection.format() != null) b.flag("--format", connection.format().name());
             return b;
         }, builder);
-        BatonConfig config = ConfigLoader.build(builder);
-        if (config.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG) == null) {
-            throw new AppFailure(ExitCodes.USAGE, "no Kafka to talk to: give --bootstrap-servers "
-                    + "(or BATON_BOOTSTRAP_SERVERS, or bootstrap.servers in --config)");
-        }
-        return new ClusterClients(config);
+        return builder;
     }
 
     public BatonConfig config() {

@@ -3,9 +3,7 @@ package dev.baton.cli.data;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -84,9 +82,7 @@ public final class PolicyFiles {
     public static String toYaml(TenantPolicy policy) {
         try {
             ObjectNode node = (ObjectNode) JSON.readTree(new String(AvroJson.write(policy), StandardCharsets.UTF_8));
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                if (it.next().getValue().isNull()) it.remove();
-            }
+            node.properties().removeIf(e -> e.getValue().isNull());
             return YAML.writeValueAsString(node);
         } catch (IOException e) {
             throw new IllegalStateException(e);

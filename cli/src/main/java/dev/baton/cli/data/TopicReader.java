@@ -8,6 +8,7 @@ import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
@@ -48,11 +49,11 @@ public final class TopicReader implements AutoCloseable {
         try {
             infos = consumer.partitionsFor(topic, timeout);
         } catch (RuntimeException e) {
-            consumer.close(Duration.ZERO);
+            consumer.close(CloseOptions.timeout(Duration.ZERO));
             throw new AppFailure(ExitCodes.FAILED, "cannot read topic " + topic + ": " + e.getMessage());
         }
         if (infos == null || infos.isEmpty()) {
-            consumer.close(Duration.ZERO);
+            consumer.close(CloseOptions.timeout(Duration.ZERO));
             throw new AppFailure(ExitCodes.FAILED, "topic " + topic + " does not exist (create it with `baton topics`)");
         }
         this.partitions = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
@@ -139,6 +140,6 @@ public final class TopicReader implements AutoCloseable {
 
     @Override
     public void close() {
-        consumer.close(Duration.ofSeconds(5));
+        consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
     }
 }

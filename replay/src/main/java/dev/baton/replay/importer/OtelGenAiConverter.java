@@ -445,7 +445,7 @@ final class OtelGenAiConverter {
                 if (!"gen_ai.choice".equals(e.name())) continue;
                 JsonNode message = json(e.attributes().get("message"));
                 Map<String, JsonNode> a = new HashMap<>(e.attributes());
-                if (message != null && message.isObject()) message.fields().forEachRemaining(f -> a.putIfAbsent(f.getKey(), f.getValue()));
+                if (message != null && message.isObject()) message.properties().forEach(f -> a.putIfAbsent(f.getKey(), f.getValue()));
                 out.add(legacy("assistant", a));
             }
             return out;
