@@ -118,7 +118,7 @@ public final class BackfillCommand implements Callable<Integer> {
         }
         if (!importOptions.given()) {
             if (recorded != null && !recorded.isEmpty()) {
-                throw new AppFailure(ExitCodes.USAGE, "INPUT files are converted only with --from (atif or openai-chat)");
+                throw new AppFailure(ExitCodes.USAGE, "INPUT files are converted only with --from (atif, openai-chat or otel-genai)");
             }
             return backfill(input);
         }

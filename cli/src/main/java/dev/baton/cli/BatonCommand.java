@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code baton} command line: {@code demo}, {@code backfill}, {@code import}, {@code run}, {@code verify},
- * {@code topics} and {@code reset}.
+ * {@code topics}, {@code reset}, and the data commands {@code tail}, {@code produce}, {@code policy} and
+ * {@code dead-letters}.
  * Started by the {@code ./baton} launcher at the repository root.
  */
 @Command(
@@ -45,6 +46,10 @@ import picocli.CommandLine.Spec;
             "  ./baton import --from atif --tenant acme runs/ -o events.jsonl",
             "  ./baton run --bootstrap-servers kafka:9092 --schema-registry-url http://registry:8081",
             "  ./baton topics --bootstrap-servers kafka:9092 --dry-run",
+            "  ./baton tail --config baton.properties --from-beginning      show the snapshots topic",
+            "  ./baton produce --config baton.properties events.jsonl      feed the input topic",
+            "  ./baton policy list --config baton.properties               tenant policies",
+            "  ./baton dead-letters --config baton.properties --summary    rejected records",
             "  ./baton verify out.jsonl         recompute the content hashes of a snapshot file",
             "",
             "Run `baton help COMMAND` for the options of a command.",
@@ -59,6 +64,10 @@ import picocli.CommandLine.Spec;
             RunCommand.class,
             dev.baton.service.ops.TopicsCommand.class,
             dev.baton.service.ops.ResetCommand.class,
+            TailCommand.class,
+            ProduceCommand.class,
+            PolicyCommand.class,
+            DeadLettersCommand.class,
             VerifyCommand.class,
             ViewCommand.class,
             CommandLine.HelpCommand.class

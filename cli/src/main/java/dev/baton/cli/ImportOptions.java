@@ -30,8 +30,9 @@ final class ImportOptions {
     static final int PRINTED_NOTES = 20;
 
     @Option(names = "--from", paramLabel = "FORMAT",
-            description = "The recorded format: atif (ATIF trajectories, versions 1.0–1.7) or openai-chat "
-                    + "({\"messages\": [...]} chat logs).")
+            description = "The recorded format: atif (ATIF trajectories, versions 1.0–1.7), openai-chat "
+                    + "({\"messages\": [...]} chat logs) or otel-genai (OTLP JSON traces with the OpenTelemetry GenAI "
+                    + "conventions, e.g. the collector's file exporter output).")
     String from;
 
     @Option(names = "--tenant", paramLabel = "TENANT",
@@ -78,7 +79,7 @@ final class ImportOptions {
     }
 
     ImportSettings settings() {
-        if (from == null) throw new AppFailure(ExitCodes.USAGE, "--from is required (atif or openai-chat)");
+        if (from == null) throw new AppFailure(ExitCodes.USAGE, "--from is required (atif, openai-chat or otel-genai)");
         if (tenant == null) throw new AppFailure(ExitCodes.USAGE, "--tenant is required with --from");
         try {
             ImportSettings.Format format = ImportSettings.Format.parse(from);
@@ -107,7 +108,7 @@ final class ImportOptions {
         PrintWriter err = new PrintWriter(System.err, true);
         err.println(String.format(Locale.ROOT, "import: %,d files, %,d %s → %,d sessions, %,d events (%,d turns, "
                         + "%,d tool steps, %,d hand-offs) → %s", r.inputs(), r.documents(),
-                settings.format() == ImportSettings.Format.ATIF ? "trajectories" : "conversations", r.sessions(), r.events(),
+                documents(settings.format()), r.sessions(), r.events(),
                 r.turns(), r.toolSteps(), r.handoffs(), output.toString().equals("-") ? "stdout" : output.toString()));
         Map<ImportReport.Kind, Integer> counts = r.counts();
         if (!counts.isEmpty()) {
@@ -129,6 +130,15 @@ final class ImportOptions {
         }
         if (report != null) writeReport(r);
         return r;
+    }
+
+    /** What one document of a format is called. */
+    private static String documents(ImportSettings.Format format) {
+        return switch (format) {
+            case ATIF -> "trajectories";
+            case OPENAI_CHAT -> "conversations";
+            case OTEL_GENAI -> "trace exports";
+        };
     }
 
     private void writeReport(ImportReport r) throws IOException {

@@ -89,4 +89,24 @@ class ImportCommandTest {
             throw new AssertionError("not JSON: " + line, e);
         }
     }
+
+    @Test
+    void shouldImportOtelGenAiTracesIntoEventsThatProduceAccepts() throws IOException {
+        Path events = dir.resolve("events.jsonl");
+        CommandOutput run = CommandOutput.run("import", "--from", "otel-genai", "--tenant", "acme",
+                FIXTURES.resolve("otel/support-traces.jsonl").toString(), "-o", events.toString(),
+                "--handoff-last", "refunds");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).contains("import: 1 files, 3 trace exports → 2 sessions");
+        // the events pass Baton's own decoder: `produce --check` (no Kafka) finds nothing to refuse
+        CommandOutput check = CommandOutput.run("produce", "--check", "--format", "json", events.toString());
+        assertThat(check.exitCode()).as(check.err()).isZero();
+        assertThat(check.err()).contains("events valid");
+
+        Files.writeString(events, Files.readString(events) + "{\"event_id\":\"x\"}\n");
+        CommandOutput refused = CommandOutput.run("produce", "--check", "--format", "json", events.toString());
+        assertThat(refused.exitCode()).isEqualTo(1);
+        assertThat(refused.err()).containsPattern("line \\d+: INVALID_FIELD");
+    }
 }

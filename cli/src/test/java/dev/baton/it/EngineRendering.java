@@ -24,7 +24,7 @@ import java.util.Objects;
  * What the integration tests compare the real application with: the bundled sample's lines and the snapshots the
  * engine renders from them directly (same decoder, input order, the default policy, settled at the end).
  */
-final class EngineRendering {
+public final class EngineRendering {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -40,7 +40,7 @@ final class EngineRendering {
     }
 
     /** The engine alone: same decoder, same order, the contract's default policy, settled at the end. */
-    static Map<String, byte[]> renderDirectly(List<String> lines) {
+    public static Map<String, byte[]> renderDirectly(List<String> lines) {
         SessionEventDecoder decoder = SessionEventDecoder.json(1024 * 1024);
         SnapshotEncoder encoder = SnapshotEncoder.json();
         Policy policy = Policy.defaults();
@@ -72,7 +72,7 @@ final class EngineRendering {
         out.put(snapshot.snapshotId(), encoder.encode("baton.context-snapshots", snapshot));
     }
 
-    static List<String> sample() throws Exception {
+    public static List<String> sample() throws Exception {
         List<String> lines = new ArrayList<>();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(Objects.requireNonNull(
                 EngineRendering.class.getResourceAsStream("/demo/sessions.jsonl")), StandardCharsets.UTF_8))) {

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,6 +29,7 @@ import dev.baton.deadletter.ErrorCode;
 import dev.baton.engine.model.SessionKey;
 import dev.baton.egress.SnapshotHash;
 import dev.baton.serde.AvroJson;
+import dev.baton.serde.StrictUtf8;
 
 /**
  * {@code baton backfill}: every line of the input goes, as it is, to the topology (JSON format on the run's own
@@ -371,13 +373,21 @@ public final class BackfillRunner {
         return AvroJson.write(snapshot);
     }
 
-    /** A dead letter as a line of the --dead-letters file: {error_code, error_message, source_line, record}. */
+    /**
+     * A dead letter as a line of the --dead-letters file: {error_code, error_message, source_line, record}, plus
+     * {@code record_base64} (the original bytes) when the line is not valid UTF-8: {@code record} then holds the text
+     * with U+FFFD for each bad sequence, which alone would lose the original.
+     */
     static byte[] deadLetterLine(long position, Replay.DeadLetter dl) throws IOException {
         ObjectNode node = MAPPER.createObjectNode();
         node.put("error_code", dl.code());
         node.put("error_message", dl.message());
         node.put("source_line", lineOf(position));
-        node.put("record", dl.value() == null ? null : new String(dl.value(), StandardCharsets.UTF_8));
+        byte[] value = dl.value();
+        node.put("record", value == null ? null : new String(value, StandardCharsets.UTF_8));
+        if (value != null && !StrictUtf8.isWellFormed(value, 0, value.length)) {
+            node.put("record_base64", Base64.getEncoder().encodeToString(value));
+        }
         return MAPPER.writeValueAsBytes(node);
     }
 

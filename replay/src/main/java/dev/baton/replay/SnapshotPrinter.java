@@ -13,9 +13,10 @@ import dev.baton.engine.snapshot.Truncation;
 /**
  * A readable view of a {@link Snapshot} for people ({@code baton demo}): who hands over to whom,
  * the framing, the brick, the transcript with roles, names and tool calls, and every marker.
- * Very long texts are shortened for the screen only; {@code --jsonl} prints the records whole.
+ * Very long texts are shortened for the screen only; {@code --jsonl} prints the records whole. Also what
+ * {@code baton tail} prints.
  */
-final class SnapshotPrinter {
+public final class SnapshotPrinter {
 
     /** Characters of one text shown before the view shortens it. */
     static final int SHOWN_CHARS = 900;
@@ -23,11 +24,11 @@ final class SnapshotPrinter {
 
     private final PrintStream out;
 
-    SnapshotPrinter(PrintStream out) {
+    public SnapshotPrinter(PrintStream out) {
         this.out = out;
     }
 
-    void print(Snapshot s) {
+    public void print(Snapshot s) {
         out.println(RULE);
         out.printf(Locale.ROOT, "%s / %s · hand-off %s%n", s.tenantId(), s.sessionId(), s.handoffId());
         out.printf(Locale.ROOT, "%s → %s (%s) · as of seq %d · %d %s · %s%n",

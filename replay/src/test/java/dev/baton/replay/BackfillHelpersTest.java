@@ -44,4 +44,18 @@ class BackfillHelpersTest {
         assertThat(shown).startsWith("a".repeat(200)).endsWith("b".repeat(100)).contains("900 more characters");
         assertThat(SnapshotPrinter.shorten("short", 300)).isEqualTo("short");
     }
+
+    @Test
+    void shouldKeepTheOriginalBytesOfADeadLetterLineThatIsNotUtf8() throws Exception {
+        byte[] bad = {'{', '"', 'a', (byte) 0xC3, (byte) 0x28, '"', '}'};
+        var node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(BackfillRunner.deadLetterLine(1,
+                new Replay.DeadLetter("MALFORMED", "not UTF-8", null, bad, bad.length)));
+        assertThat(node.get("record").asText()).contains("\uFFFD");
+        assertThat(java.util.Base64.getDecoder().decode(node.get("record_base64").asText())).isEqualTo(bad);
+
+        var good = new com.fasterxml.jackson.databind.ObjectMapper().readTree(BackfillRunner.deadLetterLine(1,
+                new Replay.DeadLetter("MALFORMED", "x", null, "{\"é\"}".getBytes(StandardCharsets.UTF_8), 7)));
+        assertThat(good.get("record").asText()).isEqualTo("{\"é\"}");
+        assertThat(good.has("record_base64")).isFalse();
+    }
 }

@@ -75,7 +75,7 @@ public record ImportSettings(Format format, String tenantId, SessionIdFrom sessi
 
     /** The recorded formats. */
     public enum Format {
-        ATIF("atif"), OPENAI_CHAT("openai-chat");
+        ATIF("atif"), OPENAI_CHAT("openai-chat"), OTEL_GENAI("otel-genai");
 
         private final String cliName;
 
@@ -87,11 +87,11 @@ public record ImportSettings(Format format, String tenantId, SessionIdFrom sessi
             return cliName;
         }
 
-        /** {@code atif} or {@code openai-chat} (case-insensitive; {@code _} for {@code -} accepted). */
+        /** {@code atif}, {@code openai-chat} or {@code otel-genai} (case-insensitive; {@code _} for {@code -} accepted). */
         public static Format parse(String s) {
             String k = s.toLowerCase(Locale.ROOT).replace('_', '-');
             for (Format f : values()) if (f.cliName.equals(k)) return f;
-            throw new IllegalArgumentException("unknown format '" + s + "': expected atif or openai-chat");
+            throw new IllegalArgumentException("unknown format '" + s + "': expected atif, openai-chat or otel-genai");
         }
     }
 

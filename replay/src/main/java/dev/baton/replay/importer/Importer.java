@@ -28,7 +28,7 @@ import dev.baton.replay.Jsonl;
 import dev.baton.replay.importer.ImportReport.Kind;
 
 /**
- * {@code baton import}: recorded ATIF trajectories or OpenAI-style chat logs → SessionEvent JSON lines that
+ * {@code baton import}: recorded ATIF trajectories, OpenAI-style chat logs or OpenTelemetry GenAI traces → SessionEvent JSON lines that
  * {@code baton backfill} and the live topic take as they are. Pure Java and Jackson, no Kafka.
  *
  * <p>Order (docs/import.md): the inputs in the order given, a directory's {@code .json}, {@code .jsonl},
@@ -68,6 +68,19 @@ public final class Importer {
         ImportReport report = new ImportReport();
         List<Path> files = expand(inputs);
         report.inputs = files.size();
+        if (settings.format() == ImportSettings.Format.OTEL_GENAI) {
+            // a conversation's spans are spread over many export requests: every span is read before any session
+            List<Doc> requests = new ArrayList<>();
+            for (Path file : files) {
+                for (Doc d : read(file, report, true)) {
+                    String why = OtelGenAiConverter.validate(d.tree);
+                    if (why != null) report.add(d.source, Kind.REJECTED, why);
+                    else requests.add(d);
+                }
+            }
+            OtelGenAiConverter.convert(requests, settings, report, new EventWriter(settings, report, sink::line));
+            return report;
+        }
 
         // pass 1: every document's session id, and what subagent references can resolve to
         Index index = new Index();
