@@ -90,7 +90,8 @@ public final class BatonMetrics implements AutoCloseable {
         counter("punctuation-failures-total", "Sessions whose wall-clock visit failed (logged, skipped)").record();
     }
 
-    public void deadLetter(ErrorCode code) {
+    /** Thread-safe: a production exception handler may count from the producer's thread. */
+    public synchronized void deadLetter(ErrorCode code) {
         deadLetters.computeIfAbsent(code, c -> {
             Sensor s = newSensor("dead-letters." + c.name());
             Map<String, String> codeTags = new LinkedHashMap<>(tags);
@@ -149,7 +150,7 @@ public final class BatonMetrics implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         all.forEach(metrics::removeSensor);
         all.clear();
         counters.clear();
