@@ -99,8 +99,8 @@ public final class ContextSnapshotReader {
         return out;
     }
 
-    private static dev.baton.engine.snapshot.Provenance provenance(dev.baton.avro.Provenance p) {
-        return p == null ? null : new dev.baton.engine.snapshot.Provenance(p.getTopic(), p.getPartition(),
+    private static dev.baton.engine.snapshot.InputRange provenance(dev.baton.avro.Provenance p) {
+        return p == null ? null : new dev.baton.engine.snapshot.InputRange(p.getTopic(), p.getPartition(),
                 p.getFirstOffset(), p.getLastOffset(), p.getFirstLine(), p.getLastLine());
     }
 }

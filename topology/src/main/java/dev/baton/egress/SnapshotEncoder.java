@@ -4,7 +4,7 @@ import dev.baton.avro.ContextSnapshot;
 import dev.baton.avro.FramingKind;
 import dev.baton.avro.Target;
 import dev.baton.engine.snapshot.Message;
-import dev.baton.engine.snapshot.Provenance;
+import dev.baton.engine.snapshot.InputRange;
 import dev.baton.engine.snapshot.TokenCount;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.snapshot.Truncation;
@@ -125,7 +125,7 @@ public interface SnapshotEncoder {
         return out;
     }
 
-    private static dev.baton.avro.Provenance provenance(Provenance p) {
+    private static dev.baton.avro.Provenance provenance(InputRange p) {
         if (p == null) return null;
         return new dev.baton.avro.Provenance(p.topic(), p.partition(), p.firstOffset(), p.lastOffset(), p.firstLine(),
                 p.lastLine());

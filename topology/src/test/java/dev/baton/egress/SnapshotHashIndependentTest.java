@@ -10,7 +10,7 @@ import dev.baton.engine.snapshot.Framing;
 import dev.baton.engine.snapshot.FramingKind;
 import dev.baton.engine.snapshot.Message;
 import dev.baton.engine.snapshot.Parity;
-import dev.baton.engine.snapshot.Provenance;
+import dev.baton.engine.snapshot.InputRange;
 import dev.baton.engine.snapshot.Retention;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.snapshot.Stats;
@@ -69,7 +69,7 @@ class SnapshotHashIndependentTest {
                 List.of(new Truncation(TruncationKind.TURNS_MISSING, 1L, 1L, 1, "(turn missing — 1 turn, seq 1)"),
                         new Truncation(TruncationKind.SEGMENT_TRIMMED, null, null, 300, "… (300 characters cut)")),
                 new Stats(40, 23, 16, List.of(new TokenCount("o200k_base", 12, 9))), new Parity("claude", 5, 5),
-                new Provenance("baton.session-events", 3, 100L, 250L, null, null));
+                new InputRange("baton.session-events", 3, 100L, 250L, null, null));
     }
 
     @Test
@@ -105,7 +105,7 @@ class SnapshotHashIndependentTest {
                 s.toAgent(), s.target(), s.asOfSeq(), s.turnCount(), s.occurredAtMillis(), s.framing(),
                 s.brick() + ".", s.messages(), s.retention(), s.truncations(), s.stats(), s.parity(), s.provenance());
         assertThat(SnapshotEncoder.toAvro(otherBrick).getContentSha256()).isNotEqualTo(base);
-        Snapshot otherRange = s.withProvenance(new Provenance("baton.session-events", 3, 100L, 251L, null, null));
+        Snapshot otherRange = s.withProvenance(new InputRange("baton.session-events", 3, 100L, 251L, null, null));
         assertThat(SnapshotEncoder.toAvro(otherRange).getContentSha256()).isNotEqualTo(base);
     }
 

@@ -6,7 +6,7 @@ import dev.baton.engine.snapshot.Framing;
 import dev.baton.engine.snapshot.FramingKind;
 import dev.baton.engine.snapshot.Message;
 import dev.baton.engine.snapshot.Parity;
-import dev.baton.engine.snapshot.Provenance;
+import dev.baton.engine.snapshot.InputRange;
 import dev.baton.engine.snapshot.Retention;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.snapshot.Stats;
@@ -72,10 +72,10 @@ class SnapshotHashStreamingProperties {
                 Arbitraries.longs().between(0, 1L << 40), Arbitraries.longs().between(0, 1L << 40),
                 Combinators.combine(text, Arbitraries.longs().between(0, 1L << 30), Arbitraries.longs().between(0, 99))
                         .as(TokenCount::new).list().ofMaxSize(2).injectNull(0.5)).as(Stats::new);
-        Arbitrary<Provenance> provenance = Combinators.combine(maybe, Arbitraries.integers().between(0, 64).injectNull(0.5),
+        Arbitrary<InputRange> provenance = Combinators.combine(maybe, Arbitraries.integers().between(0, 64).injectNull(0.5),
                 Arbitraries.longs().between(0, 1L << 50).injectNull(0.5), Arbitraries.longs().between(0, 1L << 50).injectNull(0.5),
                 Arbitraries.longs().between(1, 1L << 30).injectNull(0.5), Arbitraries.longs().between(1, 1L << 30).injectNull(0.5))
-                .as(Provenance::new).injectNull(0.3);
+                .as(InputRange::new).injectNull(0.3);
         Arbitrary<Framing> framing = Combinators.combine(Arbitraries.of(FramingKind.class), text).as(Framing::new);
         Arbitrary<Snapshot> head = Combinators.combine(text, text, text, text, maybe, text,
                 Arbitraries.of(Target.class), Arbitraries.longs().between(-1, 1L << 40))

@@ -5,7 +5,7 @@ import dev.baton.engine.snapshot.Framing;
 import dev.baton.engine.snapshot.FramingKind;
 import dev.baton.engine.snapshot.Message;
 import dev.baton.engine.snapshot.Parity;
-import dev.baton.engine.snapshot.Provenance;
+import dev.baton.engine.snapshot.InputRange;
 import dev.baton.engine.snapshot.Retention;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.snapshot.Stats;
@@ -37,7 +37,7 @@ class SnapshotHashTest {
                 Instant.parse("2026-01-01T00:00:00Z").toEpochMilli(),
                 new Framing(FramingKind.OWNER_FROM_START, "You are qwen."), "Session acme/s1",
                 List.of(Message.user("fix \"it\"\n")), new Retention(List.of(), List.of(), List.of(), 0, 0), List.of(),
-                new Stats(9, 15, 10), new Parity("qwen", 0, 0), new Provenance(null, null, null, null, 1L, 2L));
+                new Stats(9, 15, 10), new Parity("qwen", 0, 0), new InputRange(null, null, null, null, 1L, 2L));
     }
 
     @Test
