@@ -90,11 +90,11 @@ public final class ContextSnapshotReader {
                 provenance(c.getProvenance()));
     }
 
-    private static List<dev.baton.engine.snapshot.TokenCount> tokenCounts(List<dev.baton.avro.TokenCount> counts) {
+    private static List<dev.baton.engine.snapshot.EncodingTokenCount> tokenCounts(List<dev.baton.avro.TokenCount> counts) {
         if (counts == null) return null;
-        List<dev.baton.engine.snapshot.TokenCount> out = new ArrayList<>(counts.size());
+        List<dev.baton.engine.snapshot.EncodingTokenCount> out = new ArrayList<>(counts.size());
         for (dev.baton.avro.TokenCount t : counts) {
-            out.add(new dev.baton.engine.snapshot.TokenCount(t.getEncoding(), t.getTranscriptTokens(), t.getBrickTokens()));
+            out.add(new dev.baton.engine.snapshot.EncodingTokenCount(t.getEncoding(), t.getTranscriptTokens(), t.getBrickTokens()));
         }
         return out;
     }

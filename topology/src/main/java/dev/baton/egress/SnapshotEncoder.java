@@ -5,7 +5,7 @@ import dev.baton.avro.FramingKind;
 import dev.baton.avro.Target;
 import dev.baton.engine.snapshot.Message;
 import dev.baton.engine.snapshot.InputRange;
-import dev.baton.engine.snapshot.TokenCount;
+import dev.baton.engine.snapshot.EncodingTokenCount;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.snapshot.Truncation;
 import dev.baton.serde.AvroJson;
@@ -116,10 +116,10 @@ public interface SnapshotEncoder {
         return record;
     }
 
-    private static List<dev.baton.avro.TokenCount> tokenCounts(List<TokenCount> counts) {
+    private static List<dev.baton.avro.TokenCount> tokenCounts(List<EncodingTokenCount> counts) {
         if (counts == null) return null;
         List<dev.baton.avro.TokenCount> out = new ArrayList<>(counts.size());
-        for (TokenCount c : counts) {
+        for (EncodingTokenCount c : counts) {
             out.add(new dev.baton.avro.TokenCount(c.encoding(), c.transcriptTokens(), c.brickTokens()));
         }
         return out;

@@ -14,7 +14,7 @@ import dev.baton.engine.snapshot.InputRange;
 import dev.baton.engine.snapshot.Retention;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.snapshot.Stats;
-import dev.baton.engine.snapshot.TokenCount;
+import dev.baton.engine.snapshot.EncodingTokenCount;
 import dev.baton.engine.snapshot.Truncation;
 import dev.baton.engine.snapshot.TruncationKind;
 import dev.baton.serde.MockSchemaRegistry;
@@ -68,7 +68,7 @@ class SnapshotHashIndependentTest {
                 new Retention(List.of(6L, 4L), List.of(2L), List.of(), 0, 120),
                 List.of(new Truncation(TruncationKind.TURNS_MISSING, 1L, 1L, 1, "(turn missing — 1 turn, seq 1)"),
                         new Truncation(TruncationKind.SEGMENT_TRIMMED, null, null, 300, "… (300 characters cut)")),
-                new Stats(40, 23, 16, List.of(new TokenCount("o200k_base", 12, 9))), new Parity("claude", 5, 5),
+                new Stats(40, 23, 16, List.of(new EncodingTokenCount("o200k_base", 12, 9))), new Parity("claude", 5, 5),
                 new InputRange("baton.session-events", 3, 100L, 250L, null, null));
     }
 

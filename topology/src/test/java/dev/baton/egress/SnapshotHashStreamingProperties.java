@@ -10,7 +10,7 @@ import dev.baton.engine.snapshot.InputRange;
 import dev.baton.engine.snapshot.Retention;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.snapshot.Stats;
-import dev.baton.engine.snapshot.TokenCount;
+import dev.baton.engine.snapshot.EncodingTokenCount;
 import dev.baton.engine.snapshot.Truncation;
 import dev.baton.engine.snapshot.TruncationKind;
 import net.jqwik.api.Arbitraries;
@@ -71,7 +71,7 @@ class SnapshotHashStreamingProperties {
         Arbitrary<Stats> stats = Combinators.combine(Arbitraries.longs().between(0, 1L << 40),
                 Arbitraries.longs().between(0, 1L << 40), Arbitraries.longs().between(0, 1L << 40),
                 Combinators.combine(text, Arbitraries.longs().between(0, 1L << 30), Arbitraries.longs().between(0, 99))
-                        .as(TokenCount::new).list().ofMaxSize(2).injectNull(0.5)).as(Stats::new);
+                        .as(EncodingTokenCount::new).list().ofMaxSize(2).injectNull(0.5)).as(Stats::new);
         Arbitrary<InputRange> provenance = Combinators.combine(maybe, Arbitraries.integers().between(0, 64).injectNull(0.5),
                 Arbitraries.longs().between(0, 1L << 50).injectNull(0.5), Arbitraries.longs().between(0, 1L << 50).injectNull(0.5),
                 Arbitraries.longs().between(1, 1L << 30).injectNull(0.5), Arbitraries.longs().between(1, 1L << 30).injectNull(0.5))
