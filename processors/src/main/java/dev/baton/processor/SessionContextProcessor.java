@@ -1,5 +1,6 @@
 package dev.baton.processor;
 
+import dev.baton.engine.snapshot.InputRange;
 import dev.baton.deadletter.DeadLetters;
 import dev.baton.deadletter.ErrorCode;
 import dev.baton.engine.ContextEngine;
@@ -218,7 +219,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         }
         // Render before storing or forwarding anything: a failure then leaves no half-applied record behind.
         List<Departure> out = new ArrayList<>(ready.size() + 1);
-        dev.baton.engine.snapshot.InputRange range = state.inputRange();
+        InputRange range = state.inputRange();
         for (Snapshot s : render(ids.tenantId(), ids.sessionId(), state, ready, policy)) {
             out.add(new Departure.SnapshotOut(s.withProvenance(range)));
         }

@@ -1,5 +1,7 @@
 package dev.baton.egress;
 
+import dev.baton.avro.Provenance;
+import dev.baton.avro.TokenCount;
 import dev.baton.avro.ContextSnapshot;
 import dev.baton.avro.FramingKind;
 import dev.baton.avro.Target;
@@ -116,18 +118,18 @@ public interface SnapshotEncoder {
         return record;
     }
 
-    private static List<dev.baton.avro.TokenCount> tokenCounts(List<EncodingTokenCount> counts) {
+    private static List<TokenCount> tokenCounts(List<EncodingTokenCount> counts) {
         if (counts == null) return null;
-        List<dev.baton.avro.TokenCount> out = new ArrayList<>(counts.size());
+        List<TokenCount> out = new ArrayList<>(counts.size());
         for (EncodingTokenCount c : counts) {
-            out.add(new dev.baton.avro.TokenCount(c.encoding(), c.transcriptTokens(), c.brickTokens()));
+            out.add(new TokenCount(c.encoding(), c.transcriptTokens(), c.brickTokens()));
         }
         return out;
     }
 
-    private static dev.baton.avro.Provenance provenance(InputRange p) {
+    private static Provenance provenance(InputRange p) {
         if (p == null) return null;
-        return new dev.baton.avro.Provenance(p.topic(), p.partition(), p.firstOffset(), p.lastOffset(), p.firstLine(),
+        return new Provenance(p.topic(), p.partition(), p.firstOffset(), p.lastOffset(), p.firstLine(),
                 p.lastLine());
     }
 }
