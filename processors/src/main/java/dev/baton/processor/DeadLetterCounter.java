@@ -23,7 +23,7 @@ public final class DeadLetterCounter {
     /** The key of the shared counter in the Streams configuration (not a setting: an object, never printed). */
     public static final String CONFIG = "baton.internal.dead-letter-counter";
 
-    private final Map<String, BatonMetrics> tasks = new ConcurrentHashMap<>();
+    private final Map<String, TaskSensors> tasks = new ConcurrentHashMap<>();
 
     /** The counter shared through {@code configs}, or a private one when the configuration carries none. */
     public static DeadLetterCounter from(Map<String, ?> configs) {
@@ -33,15 +33,15 @@ public final class DeadLetterCounter {
     /** Starts counting the dead letters of {@code taskId} in {@code metrics} (Kafka Streams' registry). */
     public synchronized Task register(StreamsMetrics metrics, TaskId taskId) {
         String id = taskId.toString();
-        BatonMetrics counted = new BatonMetrics(metrics, id, "dead-letters");
-        BatonMetrics previous = tasks.put(id, counted);
+        TaskSensors counted = new TaskSensors(metrics, id, "dead-letters");
+        TaskSensors previous = tasks.put(id, counted);
         if (previous != null) previous.close();
         return new Task(id, counted);
     }
 
     /** Counts one dead letter produced for a record of {@code taskId} ({@code null}: the global thread's). */
     public void count(TaskId taskId, ErrorCode code) {
-        BatonMetrics metrics = taskId == null ? null : tasks.get(taskId.toString());
+        TaskSensors metrics = taskId == null ? null : tasks.get(taskId.toString());
         if (metrics == null) metrics = tasks.values().stream().findFirst().orElse(null);
         // nothing registered yet: no task of this instance has started, so no record can have been dead-lettered
         if (metrics != null) metrics.deadLetter(code);
@@ -50,9 +50,9 @@ public final class DeadLetterCounter {
     /** One task's registration: counts its dead letters, and removes its metrics when the task closes. */
     public final class Task implements AutoCloseable {
         private final String id;
-        private final BatonMetrics metrics;
+        private final TaskSensors metrics;
 
-        private Task(String id, BatonMetrics metrics) {
+        private Task(String id, TaskSensors metrics) {
             this.id = id;
             this.metrics = metrics;
         }

@@ -75,7 +75,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     private SessionRepository sessions;
     private SessionTimerIndex timers;
     private TenantPolicies policies;
-    private BatonMetrics metrics;
+    private TaskSensors metrics;
     private Cancellable punctuator;
 
     public SessionContextProcessor(SessionProcessorOptions options) {
@@ -110,7 +110,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         ReadOnlyKeyValueStore<String, byte[]> policyStore =
                 options.policyStore() == null ? null : context.getStateStore(options.policyStore());
         this.policies = new TenantPolicies(policyStore, options.policyDecoder(), options.defaultPolicy());
-        this.metrics = new BatonMetrics(context.metrics(), context.taskId().toString(), "session");
+        this.metrics = new TaskSensors(context.metrics(), context.taskId().toString(), "session");
         DecodedStateCache cache = sessions.cache();
         metrics.gauge("decoded-state-cache-bytes", "Weight held by the task's decoded-state cache, bytes "
                 + "(bounded by baton.state.cache.max.bytes)", cache::bytes);

@@ -8,14 +8,14 @@ import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
 
 import dev.baton.deadletter.ErrorCode;
-import dev.baton.processor.BatonMetrics;
+import dev.baton.processor.TaskSensors;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
- * Baton's own counters ({@link BatonMetrics}, one set per task in Kafka Streams' registry) as
+ * Baton's own counters ({@link TaskSensors}, one set per task in Kafka Streams' registry) as
  * application-wide Micrometer meters, registered from the start (the Streams binder only sees a
  * task's sensors a minute after they appear) and summed over tasks at every scrape:
  * {@code baton_applied_turns_total}, {@code baton_dead_letters_total{code=...}}, ...
@@ -77,7 +77,7 @@ final class BatonMeters implements MeterBinder {
             double total = 0;
             for (Map.Entry<MetricName, ? extends Metric> e : streams.metrics().entrySet()) {
                 MetricName n = e.getKey();
-                if (n.group().equals(BatonMetrics.GROUP) && n.name().equals(metric)
+                if (n.group().equals(TaskSensors.GROUP) && n.name().equals(metric)
                         && (code == null || code.equals(n.tags().get("code")))
                         && e.getValue().metricValue() instanceof Number v && !Double.isNaN(v.doubleValue())) {
                     total += v.doubleValue();
@@ -92,7 +92,7 @@ final class BatonMeters implements MeterBinder {
             double max = 0;
             for (Map.Entry<MetricName, ? extends Metric> e : streams.metrics().entrySet()) {
                 MetricName n = e.getKey();
-                if (n.group().equals(BatonMetrics.GROUP) && n.name().equals(metric)
+                if (n.group().equals(TaskSensors.GROUP) && n.name().equals(metric)
                         && e.getValue().metricValue() instanceof Number v && !Double.isNaN(v.doubleValue())
                         && !Double.isInfinite(v.doubleValue())) {
                     max = Math.max(max, v.doubleValue());

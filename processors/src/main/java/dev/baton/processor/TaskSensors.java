@@ -44,7 +44,7 @@ import java.util.function.LongSupplier;
  * decoded / read and decoded from the stores, counted since the task was created on this instance).
  * Sensors are created lazily, so a processor only registers what it records; {@link #close()} removes them.
  */
-public final class BatonMetrics implements AutoCloseable {
+public final class TaskSensors implements AutoCloseable {
     public static final String GROUP = "baton-metrics";
 
     private final StreamsMetrics metrics;
@@ -56,7 +56,7 @@ public final class BatonMetrics implements AutoCloseable {
     private Sensor render;
 
     /** @param owner distinguishes processors of one task that register the same metric (sensor names are global) */
-    public BatonMetrics(StreamsMetrics metrics, String taskId, String owner) {
+    public TaskSensors(StreamsMetrics metrics, String taskId, String owner) {
         this.metrics = metrics;
         this.sensorPrefix = "baton." + owner + "." + taskId + "." + Thread.currentThread().getName() + ".";
         this.tags = Map.of("task-id", taskId, "thread-id", Thread.currentThread().getName());
