@@ -15,7 +15,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 /** The names Baton's counters have on /metrics (docs/operations.md lists them). */
-class BatonMetersTest {
+class ApplicationMetersTest {
 
     @TempDir
     Path stateDir;
@@ -30,7 +30,7 @@ class BatonMetersTest {
         topology.addSource("in", "in");
         try (KafkaStreams streams = new KafkaStreams(topology, props)) {
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            new BatonMeters(streams).bindTo(registry);
+            new ApplicationMeters(streams).bindTo(registry);
 
             String scrape = registry.scrape();
 
@@ -51,7 +51,7 @@ class BatonMetersTest {
 
     @Test
     void shouldNameMetersLikePrometheusCounters() {
-        assertThat(BatonMeters.meterName("applied-turns-total")).isEqualTo("applied.turns");
-        assertThat(BatonMeters.meterName("render-total")).isEqualTo("render");
+        assertThat(ApplicationMeters.meterName("applied-turns-total")).isEqualTo("applied.turns");
+        assertThat(ApplicationMeters.meterName("render-total")).isEqualTo("render");
     }
 }

@@ -20,7 +20,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * task's sensors a minute after they appear) and summed over tasks at every scrape:
  * {@code baton_applied_turns_total}, {@code baton_dead_letters_total{code=...}}, ...
  */
-final class BatonMeters implements MeterBinder {
+final class ApplicationMeters implements MeterBinder {
 
     private static final Map<String, String> COUNTERS = Map.of(
             "applied-turns-total", "Turns applied in seq order or held for a gap",
@@ -34,7 +34,7 @@ final class BatonMeters implements MeterBinder {
 
     private final KafkaStreams streams;
 
-    BatonMeters(KafkaStreams streams) {
+    ApplicationMeters(KafkaStreams streams) {
         this.streams = streams;
     }
 
