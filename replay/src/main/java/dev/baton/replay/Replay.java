@@ -145,7 +145,7 @@ final class Replay implements AutoCloseable {
     }
 
     /** A line dead-lettered by the replay itself (never sent: e.g. a line over the record limit). */
-    record Reject(long position, DeadLetter deadLetter) implements Item {
+    record Reject(long position, ReportedDeadLetter deadLetter) implements Item {
     }
 
     /** The input, read one item at a time: the seam where other input formats plug in. */
@@ -163,7 +163,7 @@ final class Replay implements AutoCloseable {
     }
 
     /** A dead letter as the replay reports it. {@code originalSize} is the size of the rejected value in bytes. */
-    record DeadLetter(String code, String message, byte[] key, byte[] value, long originalSize) {
+    record ReportedDeadLetter(String code, String message, byte[] key, byte[] value, long originalSize) {
         byte[] encode() {
             try {
                 ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -179,10 +179,10 @@ final class Replay implements AutoCloseable {
             }
         }
 
-        static DeadLetter decode(byte[] encoded) {
+        static ReportedDeadLetter decode(byte[] encoded) {
             try {
                 DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded));
-                return new DeadLetter(in.readUTF(), in.readUTF(), readBytes(in), readBytes(in), in.readLong());
+                return new ReportedDeadLetter(in.readUTF(), in.readUTF(), readBytes(in), readBytes(in), in.readLong());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -210,7 +210,7 @@ final class Replay implements AutoCloseable {
     interface Sink {
         void snapshot(long position, byte[] value) throws IOException;
 
-        void deadLetter(long position, DeadLetter deadLetter) throws IOException;
+        void deadLetter(long position, ReportedDeadLetter deadLetter) throws IOException;
     }
 
     /**
@@ -832,7 +832,7 @@ final class Replay implements AutoCloseable {
             for (Header h : r.headers()) {
                 headers.put(h.key(), h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8));
             }
-            DeadLetter dl = new DeadLetter(headers.get(DeadLetterHeaders.CODE),
+            ReportedDeadLetter dl = new ReportedDeadLetter(headers.get(DeadLetterHeaders.CODE),
                 headers.get(DeadLetterHeaders.MESSAGE), r.key(), r.value(), r.value() == null ? 0 : r.value().length);
             Entry e = null;
             try {
@@ -865,7 +865,7 @@ final class Replay implements AutoCloseable {
         }
 
         private void emitDeadLetter(long position, byte[] encoded) throws IOException {
-            sink.deadLetter(position, DeadLetter.decode(encoded));
+            sink.deadLetter(position, ReportedDeadLetter.decode(encoded));
         }
 
         /** Deletes what is consumed (input below the committed offsets, output already read) every few seconds. */
