@@ -112,16 +112,12 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         this.policies = new TenantPolicies(policyStore, options.policyDecoder(), options.defaultPolicy());
         this.metrics = new TaskSensors(context.metrics(), context.taskId().toString(), "session");
         DecodedStateCache cache = sessions.cache();
-        metrics.gauge("decoded-state-cache-bytes", "Weight held by the task's decoded-state cache, bytes "
-                + "(bounded by baton.state.cache.max.bytes)", cache::bytes);
-        metrics.gauge("decoded-state-cache-sessions", "Decoded sessions held by the task's decoded-state cache",
-                cache::size);
+        metrics.gauge(MetricCatalogue.DECODED_STATE_CACHE_BYTES, cache::bytes);
+        metrics.gauge(MetricCatalogue.DECODED_STATE_CACHE_SESSIONS, cache::size);
         // Counts since the task was created here (a task that moves starts again at 0): hits / (hits + misses) is
         // the share of events whose session was found decoded; a miss reads and decodes the stored entries.
-        metrics.gauge("decoded-state-cache-hits-total", "Events whose session state was found decoded in the "
-                + "task's decoded-state cache", cache::hits);
-        metrics.gauge("decoded-state-cache-misses-total", "Events whose stored session state had to be read and "
-                + "decoded (not in the task's decoded-state cache)", cache::misses);
+        metrics.gauge(MetricCatalogue.DECODED_STATE_CACHE_HITS, cache::hits);
+        metrics.gauge(MetricCatalogue.DECODED_STATE_CACHE_MISSES, cache::misses);
         if (options.wallClockPunctuation()) {
             punctuator = context.schedule(options.punctuateInterval(), PunctuationType.WALL_CLOCK_TIME,
                     this::punctuate);

@@ -48,10 +48,4 @@ class ApplicationMetersTest {
                     .contains("baton_decoded_state_cache_misses_total 0.0");
         }
     }
-
-    @Test
-    void shouldNameMetersLikePrometheusCounters() {
-        assertThat(ApplicationMeters.meterName("applied-turns-total")).isEqualTo("applied.turns");
-        assertThat(ApplicationMeters.meterName("render-total")).isEqualTo("render");
-    }
 }
