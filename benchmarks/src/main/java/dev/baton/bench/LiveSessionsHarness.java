@@ -519,7 +519,7 @@ public final class LiveSessionsHarness {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() {
             if (process.isAlive()) {
                 try {
                     commands.write("stop\n".getBytes(StandardCharsets.UTF_8));
@@ -527,7 +527,12 @@ public final class LiveSessionsHarness {
                 } catch (IOException e) {
                     // gone already
                 }
-                if (!process.waitFor(90, TimeUnit.SECONDS)) process.destroyForcibly();
+                try {
+                    if (!process.waitFor(90, TimeUnit.SECONDS)) process.destroyForcibly();
+                } catch (InterruptedException e) {
+                    process.destroyForcibly();
+                    Thread.currentThread().interrupt();
+                }
             }
         }
     }

@@ -54,6 +54,7 @@ class SaslScramIT {
     Path dir;
 
     @Test
+    @SuppressWarnings("try") // the test kit's close() declares Exception (hence InterruptedException): not ours
     void shouldAuthenticateWithScramFromTheEnvironmentAndNeverPrintTheSecret() throws Exception {
         TestKitNodes nodes = new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1)
                 .setBrokerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT)

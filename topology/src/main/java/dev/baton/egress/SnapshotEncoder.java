@@ -46,6 +46,7 @@ public interface SnapshotEncoder {
         return (topic, snapshot) -> snapshot == null ? null : encode(topic, snapshot);
     }
 
+    @SuppressWarnings("try") // the memo is a scope: opened for the encoding, closed after it, never read here
     static SnapshotEncoder avro(SchemaRegistryClient registry) {
         ConfluentAvroCodec<ContextSnapshot> codec = new ConfluentAvroCodec<>(registry, ContextSnapshot.class);
         return (topic, snapshot) -> {

@@ -49,6 +49,7 @@ public class BatonProductionExceptionHandler implements ProductionExceptionHandl
     }
 
     @Override
+    @SuppressWarnings("rawtypes") // the interface declares the record raw: an override cannot add type arguments
     public Response handleSerializationError(ErrorHandlerContext context, ProducerRecord record, Exception exception,
                                              SerializationExceptionOrigin origin) {
         return skip(context, record, "cannot serialize the " + origin + " for " + record.topic() + ": " + exception);

@@ -33,6 +33,7 @@ class SnapshotHashUtf8Properties {
     }
 
     @Property(tries = 300)
+    @SuppressWarnings("try") // the memo is a scope: open while hashing, never read here
     void shouldHashTheSameWithAndWithoutTheMemo(@ForAll("snapshots") Snapshot snapshot) throws Exception {
         ContextSnapshot record = SnapshotEncoder.toAvro(snapshot); // no memo open
         String withMemo;

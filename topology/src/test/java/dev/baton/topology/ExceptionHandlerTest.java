@@ -78,22 +78,21 @@ class ExceptionHandlerTest {
     void shouldCountTheProductionHandlersDeadLetterInTheSharedCounter() {
         var counter = new DeadLetterCounter();
         StreamsMetrics metrics = new MockProcessorContext<Object, Object>().metrics();
-        try (var task = counter.register(metrics, new TaskId(0, 3))) {
-            BatonProductionExceptionHandler handler = new BatonProductionExceptionHandler();
-            handler.configure(Map.of("errors.dead.letter.queue.topic.name", "dlq", DeadLetterCounter.CONFIG, counter));
-            ProducerRecord<byte[], byte[]> out = new ProducerRecord<>("baton.context-snapshots", new byte[1],
-                    new byte[1]);
-            handler.handleError(context(), out, new RecordTooLargeException("big"));
-            // a dead letter that itself cannot be written is dropped, not dead-lettered again: nothing to count
-            handler.handleError(context(), new ProducerRecord<>("dlq", new byte[1], new byte[1]),
-                    new RecordTooLargeException("big"));
+        counter.register(metrics, new TaskId(0, 3));
+        BatonProductionExceptionHandler handler = new BatonProductionExceptionHandler();
+        handler.configure(Map.of("errors.dead.letter.queue.topic.name", "dlq", DeadLetterCounter.CONFIG, counter));
+        ProducerRecord<byte[], byte[]> out = new ProducerRecord<>("baton.context-snapshots", new byte[1],
+                new byte[1]);
+        handler.handleError(context(), out, new RecordTooLargeException("big"));
+        // a dead letter that itself cannot be written is dropped, not dead-lettered again: nothing to count
+        handler.handleError(context(), new ProducerRecord<>("dlq", new byte[1], new byte[1]),
+                new RecordTooLargeException("big"));
 
-            assertThat(metrics.metrics().entrySet()).filteredOn(e -> e.getKey().name().equals("dead-letters-total"))
-                    .singleElement().satisfies(e -> {
-                        assertThat(e.getKey().tags()).containsEntry("code", "INTERNAL").containsEntry("task-id", "0_3");
-                        assertThat(e.getValue().metricValue()).isEqualTo(1.0);
-                    });
-        }
+        assertThat(metrics.metrics().entrySet()).filteredOn(e -> e.getKey().name().equals("dead-letters-total"))
+                .singleElement().satisfies(e -> {
+                    assertThat(e.getKey().tags()).containsEntry("code", "INTERNAL").containsEntry("task-id", "0_3");
+                    assertThat(e.getValue().metricValue()).isEqualTo(1.0);
+                });
     }
 
     @Test
