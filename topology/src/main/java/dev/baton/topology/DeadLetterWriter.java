@@ -20,10 +20,6 @@ public final class DeadLetterWriter implements Processor<String, DeadLetter, byt
     private ProcessorContext<byte[], byte[]> context;
     private DeadLetterCounter.Task counted;
 
-    public DeadLetterWriter() {
-        this(Integer.MAX_VALUE);
-    }
-
     /** @param maxOutputBytes {@code baton.max-output-bytes} */
     public DeadLetterWriter(int maxOutputBytes) {
         this.maxOutputBytes = maxOutputBytes;
