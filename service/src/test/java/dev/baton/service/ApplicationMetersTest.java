@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.Properties;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -31,8 +33,13 @@ class ApplicationMetersTest {
         try (KafkaStreams streams = new KafkaStreams(topology, props)) {
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             new ApplicationMeters(streams).bindTo(registry);
+            TenantTokens.bindWithoutFile(registry);
 
             String scrape = registry.scrape();
+
+            // every catalogued meter, under the Prometheus name the catalogue gives, and no other
+            assertThat(scrape.lines().filter(l -> l.startsWith("baton_")).map(l -> l.replaceFirst("[{ ].*", ""))
+                    .collect(Collectors.toCollection(TreeSet::new))).isEqualTo(MetricCatalogueTest.catalogued());
 
             assertThat(scrape)
                     .contains("baton_applied_turns_total 0.0")
