@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
@@ -38,8 +39,9 @@ class ApplicationMetersTest {
             String scrape = registry.scrape();
 
             // every catalogued meter, under the Prometheus name the catalogue gives, and no other
-            assertThat(scrape.lines().filter(l -> l.startsWith("baton_")).map(l -> l.replaceFirst("[{ ].*", ""))
-                    .collect(Collectors.toCollection(TreeSet::new))).isEqualTo(MetricCatalogueTest.catalogued());
+            Set<String> series = scrape.lines().filter(l -> l.startsWith("baton_"))
+                    .map(l -> l.replaceFirst("[{ ].*", "")).collect(Collectors.toCollection(TreeSet::new));
+            assertThat(series).isEqualTo(MetricCatalogueTest.catalogued());
 
             assertThat(scrape)
                     .contains("baton_applied_turns_total 0.0")
