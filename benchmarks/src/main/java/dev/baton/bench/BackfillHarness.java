@@ -203,11 +203,20 @@ public final class BackfillHarness {
             thread.start();
         }
 
-        @Override
-        public void close() throws InterruptedException {
+        /** Stops sampling and waits for the sampler, so that {@link #peak} is final. */
+        void stopSampling() throws InterruptedException {
             stop.set(true);
             thread.interrupt();
             thread.join();
+        }
+
+        @Override
+        public void close() {
+            try {
+                stopSampling();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -288,7 +297,7 @@ public final class BackfillHarness {
                 streams.close(Duration.ofSeconds(30));
             }
             double seconds = (System.nanoTime() - started) / 1e9;
-            disk.close();
+            disk.stopSampling();
             return new Outcome("pass-through replay", records, bytes, seconds, outputs, disk.peak.get());
         }
     }
@@ -309,7 +318,7 @@ public final class BackfillHarness {
             if (code != 0) {
                 throw new IllegalStateException("backfill exited " + code);
             }
-            disk.close();
+            disk.stopSampling();
             return new Outcome("baton backfill", records, bytes, seconds, Jsonl.countRecords(output), disk.peak.get());
         }
     }

@@ -6,7 +6,7 @@ import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.model.Turn;
-import dev.baton.processor.BatonMetrics;
+import dev.baton.processor.TaskSensors;
 import dev.baton.replay.embedded.EmbeddedKafka;
 import dev.baton.topology.BatonTopology;
 import org.apache.kafka.clients.admin.Admin;
@@ -519,7 +519,7 @@ public final class LiveSessionsHarness {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() {
             if (process.isAlive()) {
                 try {
                     commands.write("stop\n".getBytes(StandardCharsets.UTF_8));
@@ -527,7 +527,12 @@ public final class LiveSessionsHarness {
                 } catch (IOException e) {
                     // gone already
                 }
-                if (!process.waitFor(90, TimeUnit.SECONDS)) process.destroyForcibly();
+                try {
+                    if (!process.waitFor(90, TimeUnit.SECONDS)) process.destroyForcibly();
+                } catch (InterruptedException e) {
+                    process.destroyForcibly();
+                    Thread.currentThread().interrupt();
+                }
             }
         }
     }
@@ -613,7 +618,7 @@ public final class LiveSessionsHarness {
                 MetricName n = e.getKey();
                 if (!(e.getValue().metricValue() instanceof Number num) || Double.isNaN(num.doubleValue())) continue;
                 double v = num.doubleValue();
-                if (n.group().equals(BatonMetrics.GROUP)) {
+                if (n.group().equals(TaskSensors.GROUP)) {
                     if (n.name().equals("decoded-state-cache-bytes")) {
                         cacheBytes += v;
                         tasks++;

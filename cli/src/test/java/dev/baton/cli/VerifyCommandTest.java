@@ -8,7 +8,7 @@ import dev.baton.engine.model.Role;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.model.Turn;
 import dev.baton.engine.policy.Policy;
-import dev.baton.engine.snapshot.Provenance;
+import dev.baton.engine.snapshot.InputRange;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
 import org.junit.jupiter.api.Test;
@@ -39,7 +39,7 @@ class VerifyCommandTest {
                     "turn " + i + " ✓", List.of(), List.of(), null, null, null), policy, 0L);
             Handoff h = new Handoff("h" + i, "qwen", "opus", Target.LOCAL, null, null, null);
             var snapshot = ContextEngine.render("acme", "s1", state, new ReadyHandoff(h, 1_000L * i, null), policy)
-                    .withProvenance(new Provenance(null, null, null, null, 1L, 1L + i));
+                    .withProvenance(new InputRange(null, null, null, null, 1L, 1L + i));
             out.add(SnapshotEncoder.toJsonLine(snapshot));
         }
         return out;

@@ -27,7 +27,7 @@ class DeploymentConfigTest {
     void shouldAcceptTheDockerComposeEnvironment() {
         JsonNode env = RepositoryFiles.yaml(root.resolve("docker-compose.yml")).at("/services/baton/environment");
         Map<String, String> variables = new HashMap<>();
-        env.fields().forEachRemaining(e -> variables.put(e.getKey(), e.getValue().asText()));
+        env.properties().forEach(e -> variables.put(e.getKey(), e.getValue().asText()));
 
         BatonConfig config = BatonConfig.builder().environment(variables).build();
 
@@ -44,7 +44,7 @@ class DeploymentConfigTest {
         Path properties = dir.resolve("baton.properties");
         Files.writeString(properties, configMap.at("/data/baton.properties").asText());
         Map<String, String> variables = new HashMap<>();
-        configMap.get("data").fields().forEachRemaining(e -> {
+        configMap.get("data").properties().forEach(e -> {
             if (e.getKey().startsWith("BATON_")) {
                 variables.put(e.getKey(), e.getValue().asText());
             }

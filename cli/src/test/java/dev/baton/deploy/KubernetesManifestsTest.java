@@ -134,7 +134,8 @@ class KubernetesManifestsTest {
         Set<String> allowedVolumes = Set.of("configMap", "csi", "downwardAPI", "emptyDir", "ephemeral",
                 "persistentVolumeClaim", "projected", "secret");
         for (Volume v : pod.getVolumes()) {
-            Map<String, Object> asMap = RepositoryFiles.YAML.convertValue(v, Map.class);
+            Map<String, Object> asMap = RepositoryFiles.YAML.convertValue(v,
+                    new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { });
             assertThat(asMap.keySet().stream().filter(k -> !k.equals("name"))).as(v.getName()).allMatch(allowedVolumes::contains);
         }
         List<Container> containers = new ArrayList<>(pod.getContainers());

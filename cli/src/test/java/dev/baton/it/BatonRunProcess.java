@@ -141,10 +141,15 @@ final class BatonRunProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() {
         process.destroy(); // SIGTERM: commit and leave the group
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        try {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -45,6 +45,7 @@ class SaslScramIT {
     Path dir;
 
     @Test
+    @SuppressWarnings("try") // the test kit's close() declares Exception (hence InterruptedException): not ours
     void shouldAuthenticateWithScramFromTheEnvironmentAndNeverPrintTheSecret() throws Exception {
         try (SaslScramCluster cluster = SaslScramCluster.start("baton")) {
             String bootstrap = cluster.bootstrapServers();

@@ -31,7 +31,7 @@ import dev.baton.engine.trim.HeadTailTrim;
 import dev.baton.engine.trim.TokenMeasure;
 import dev.baton.engine.tokens.Tokenizer;
 import dev.baton.engine.tokens.Tokenizers;
-import dev.baton.engine.snapshot.TokenCount;
+import dev.baton.engine.snapshot.EncodingTokenCount;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -119,13 +119,13 @@ public final class ContextEngine {
         for (Message m : messages) messageChars += m.budgetChars();
         long brickChars = brick.text().length();
         long tokens = (messageChars + brickChars + framing.systemPrompt().length() + 3) / 4;
-        List<TokenCount> counts = null;
+        List<EncodingTokenCount> counts = null;
         List<String> encodings = policy.tokenCountEncodingList();
         if (!encodings.isEmpty()) {
             counts = new ArrayList<>(encodings.size());
             for (String encoding : encodings) {
                 Tokenizer t = tokenizers.require(encoding);
-                counts.add(new TokenCount(encoding, TokenMeasure.ofMessages(messages, t), t.count(brick.text())));
+                counts.add(new EncodingTokenCount(encoding, TokenMeasure.ofMessages(messages, t), t.count(brick.text())));
             }
         }
         Retention retention = new Retention(plan.expanded(), plan.inlined(),

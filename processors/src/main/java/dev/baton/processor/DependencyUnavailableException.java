@@ -8,6 +8,8 @@ import org.apache.kafka.common.errors.RetriableException;
  * dependency is back (a Kafka {@link RetriableException}).
  */
 public class DependencyUnavailableException extends RetriableException {
+    private static final long serialVersionUID = 1L;
+
     public DependencyUnavailableException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -1,5 +1,6 @@
 package dev.baton.processor;
 
+import dev.baton.engine.snapshot.InputRange;
 import dev.baton.deadletter.DeadLetters;
 import dev.baton.deadletter.ErrorCode;
 import dev.baton.engine.ContextEngine;
@@ -75,7 +76,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     private SessionRepository sessions;
     private SessionTimerIndex timers;
     private TenantPolicies policies;
-    private BatonMetrics metrics;
+    private TaskSensors metrics;
     private Cancellable punctuator;
 
     public SessionContextProcessor(SessionProcessorOptions options) {
@@ -110,18 +111,14 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         ReadOnlyKeyValueStore<String, byte[]> policyStore =
                 options.policyStore() == null ? null : context.getStateStore(options.policyStore());
         this.policies = new TenantPolicies(policyStore, options.policyDecoder(), options.defaultPolicy());
-        this.metrics = new BatonMetrics(context.metrics(), context.taskId().toString(), "session");
+        this.metrics = new TaskSensors(context.metrics(), context.taskId().toString(), "session");
         DecodedStateCache cache = sessions.cache();
-        metrics.gauge("decoded-state-cache-bytes", "Weight held by the task's decoded-state cache, bytes "
-                + "(bounded by baton.state.cache.max.bytes)", cache::bytes);
-        metrics.gauge("decoded-state-cache-sessions", "Decoded sessions held by the task's decoded-state cache",
-                cache::size);
+        metrics.gauge(MetricCatalogue.DECODED_STATE_CACHE_BYTES, cache::bytes);
+        metrics.gauge(MetricCatalogue.DECODED_STATE_CACHE_SESSIONS, cache::size);
         // Counts since the task was created here (a task that moves starts again at 0): hits / (hits + misses) is
         // the share of events whose session was found decoded; a miss reads and decodes the stored entries.
-        metrics.gauge("decoded-state-cache-hits-total", "Events whose session state was found decoded in the "
-                + "task's decoded-state cache", cache::hits);
-        metrics.gauge("decoded-state-cache-misses-total", "Events whose stored session state had to be read and "
-                + "decoded (not in the task's decoded-state cache)", cache::misses);
+        metrics.gauge(MetricCatalogue.DECODED_STATE_CACHE_HITS, cache::hits);
+        metrics.gauge(MetricCatalogue.DECODED_STATE_CACHE_MISSES, cache::misses);
         if (options.wallClockPunctuation()) {
             punctuator = context.schedule(options.punctuateInterval(), PunctuationType.WALL_CLOCK_TIME,
                     this::punctuate);
@@ -219,7 +216,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         }
         // Render before storing or forwarding anything: a failure then leaves no half-applied record behind.
         List<Departure> out = new ArrayList<>(ready.size() + 1);
-        dev.baton.engine.snapshot.Provenance range = state.inputRange();
+        InputRange range = state.inputRange();
         for (Snapshot s : render(ids.tenantId(), ids.sessionId(), state, loaded.layouts(), ready, policy)) {
             out.add(new Departure.SnapshotOut(s.withProvenance(range)));
         }

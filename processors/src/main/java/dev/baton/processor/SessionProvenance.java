@@ -1,6 +1,6 @@
 package dev.baton.processor;
 
-import dev.baton.engine.snapshot.Provenance;
+import dev.baton.engine.snapshot.InputRange;
 import dev.baton.engine.state.SessionState;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -18,7 +18,7 @@ import java.util.Map;
  * The input range of each session (docs/audit.md). Since stored format 3 the range lives in the session's skeleton
  * ({@link SessionState#inputRange()}, written with the state it describes, no second store read or written per
  * event): each applied record moves the range's end (and starts it, for the session's first, see {@link #applied});
- * snapshots carry the range as {@link Provenance}; it goes with the session when the session is deleted.
+ * snapshots carry the range as {@link InputRange}; it goes with the session when the session is deleted.
  *
  * <p>Format 2 kept the range in a store of its own, {@value #STORE}. That store stays registered so that a session
  * stored by format 2 finds its range there once: {@link SessionRepository} reads it when it loads a version-2
@@ -53,7 +53,7 @@ public final class SessionProvenance {
     }
 
     /** The range format 2 stored for the session, or null (none, or no store to migrate from). */
-    Provenance take(String sessionKey) {
+    InputRange take(String sessionKey) {
         return store == null ? null : decode(store.get(sessionKey));
     }
 
@@ -67,9 +67,9 @@ public final class SessionProvenance {
      * carries {@value #SOURCE_LINE_HEADER}, else its topic, partition and offset. A state that started afresh has no
      * range yet, so the record starts one.
      */
-    static Provenance applied(Provenance before, RecordMetadata meta, Headers headers) {
+    static InputRange applied(InputRange before, RecordMetadata meta, Headers headers) {
         Long line = lineOf(headers);
-        Provenance after = extend(before, line == null ? meta : null, line);
+        InputRange after = extend(before, line == null ? meta : null, line);
         return after == null ? before : after;
     }
 
@@ -88,7 +88,7 @@ public final class SessionProvenance {
      * {@code before} extended by one record: its offset when {@code meta} is given (the range restarts if the record
      * comes from another topic or partition, which the contract rules out), its line when {@code line} is given.
      */
-    static Provenance extend(Provenance before, RecordMetadata meta, Long line) {
+    static InputRange extend(InputRange before, RecordMetadata meta, Long line) {
         String topic = before == null ? null : before.topic();
         Integer partition = before == null ? null : before.partition();
         Long firstOffset = before == null ? null : before.firstOffset();
@@ -108,10 +108,10 @@ public final class SessionProvenance {
             lastLine = line;
         }
         if (topic == null && firstLine == null) return null;
-        return new Provenance(topic, partition, firstOffset, lastOffset, firstLine, lastLine);
+        return new InputRange(topic, partition, firstOffset, lastOffset, firstLine, lastLine);
     }
 
-    static byte[] encode(Provenance p) {
+    static byte[] encode(InputRange p) {
         byte[] topic = p.topic() == null ? null : p.topic().getBytes(StandardCharsets.UTF_8);
         int size = 2 + (topic == null ? 0 : 4 + topic.length + 4 + 16) + (p.firstLine() == null ? 0 : 16);
         ByteBuffer b = ByteBuffer.allocate(size);
@@ -124,7 +124,7 @@ public final class SessionProvenance {
         return b.array();
     }
 
-    static Provenance decode(byte[] bytes) {
+    static InputRange decode(byte[] bytes) {
         if (bytes == null) return null;
         ByteBuffer b = ByteBuffer.wrap(bytes);
         byte version = b.get();
@@ -145,6 +145,6 @@ public final class SessionProvenance {
             firstLine = b.getLong();
             lastLine = b.getLong();
         }
-        return new Provenance(topic, partition, firstOffset, lastOffset, firstLine, lastLine);
+        return new InputRange(topic, partition, firstOffset, lastOffset, firstLine, lastLine);
     }
 }

@@ -60,6 +60,7 @@ class DeadLettersTest {
     @Test
     void shouldCallRetriableAndMarkedFailuresTransientAnywhereInTheCauseChain() {
         class Unreachable extends RuntimeException implements TransientFailure {
+            private static final long serialVersionUID = 1L;
         }
         assertThat(DeadLetters.isTransient(new TimeoutException("slow"))).isTrue();
         assertThat(DeadLetters.isTransient(new Unreachable())).isTrue();

@@ -7,7 +7,7 @@ import dev.baton.engine.model.Role;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.model.Turn;
 import dev.baton.engine.policy.Policy;
-import dev.baton.engine.snapshot.Provenance;
+import dev.baton.engine.snapshot.InputRange;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.state.EntryKind;
 import dev.baton.engine.state.LegacyBlobV1;
@@ -238,7 +238,7 @@ class SessionContextProcessorTest {
         // Turn what is stored into what format 2 stored: the skeleton without its input range (a v3 skeleton without
         // one ends with the byte 0 for "no range"), entries with version byte 2, the range in its former store.
         SessionState stored = SessionRepository.read(KEY, rig.skeletons, rig.entries, rig.ids);
-        assertThat(stored.inputRange()).isEqualTo(new Provenance("baton.session-events", 0, 0L, 4L, null, null));
+        assertThat(stored.inputRange()).isEqualTo(new InputRange("baton.session-events", 0, 0L, 4L, null, null));
         stored.inputRange(null);
         byte[] v3 = StateStorage.InMemory.of(stored).skeleton;
         assertThat(v3[v3.length - 1]).isZero();
@@ -252,17 +252,17 @@ class SessionContextProcessorTest {
             value[0] = 2;
             rig.entries.put(e.key, value);
         }
-        rig.provenance.put(KEY, SessionProvenance.encode(new Provenance("baton.session-events", 0, 0L, 4L, null, null)));
+        rig.provenance.put(KEY, SessionProvenance.encode(new InputRange("baton.session-events", 0, 0L, 4L, null, null)));
 
         rig.send(new Handoff("after-upgrade", null, "opus", Target.LOCAL, null, null, null)); // offset 5
         assertThat(rig.forwarded("snapshots")).singleElement().satisfies(o -> assertThat(((Snapshot) o).provenance())
-                .isEqualTo(new Provenance("baton.session-events", 0, 0L, 5L, null, null)));
+                .isEqualTo(new InputRange("baton.session-events", 0, 0L, 5L, null, null)));
         assertThat(StateFormat.versionOf(rig.skeletons.get(KEY))).isEqualTo(StateFormat.VERSION);
         assertThat(rig.provenance.get(KEY)).as("taken from the former store once, then deleted there").isNull();
 
         rig.send(new Handoff("later", null, "opus", Target.LOCAL, null, null, null)); // offset 6
         assertThat(rig.forwarded("snapshots")).hasSize(2).last().satisfies(o -> assertThat(((Snapshot) o).provenance())
-                .isEqualTo(new Provenance("baton.session-events", 0, 0L, 6L, null, null)));
+                .isEqualTo(new InputRange("baton.session-events", 0, 0L, 6L, null, null)));
         assertThat(rig.count(rig.provenance)).isZero();
     }
 
@@ -272,7 +272,7 @@ class SessionContextProcessorTest {
         for (long seq = 0; seq < 3; seq++) rig.send(turn(seq));
         rig.send(new Handoff("h", null, "opus", Target.LOCAL, null, null, null));
         assertThat(rig.forwarded("snapshots")).singleElement().satisfies(o -> assertThat(((Snapshot) o).provenance())
-                .isEqualTo(new Provenance("baton.session-events", 0, 0L, 3L, null, null)));
+                .isEqualTo(new InputRange("baton.session-events", 0, 0L, 3L, null, null)));
         assertThat(rig.count(rig.provenance)).isZero();
     }
 }

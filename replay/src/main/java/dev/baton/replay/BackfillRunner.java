@@ -175,7 +175,7 @@ public final class BackfillRunner {
                 }
 
                 @Override
-                public void deadLetter(long position, Replay.DeadLetter dl) throws IOException {
+                public void deadLetter(long position, Replay.ReportedDeadLetter dl) throws IOException {
                     if (deadWriter != null) {
                         deadWriter.write(deadLetterLine(position, dl));
                     }
@@ -265,14 +265,14 @@ public final class BackfillRunner {
             }
             byte[] keyBytes = key == null ? null : key.getBytes(StandardCharsets.UTF_8);
             if (line.truncated()) {
-                queued.add(new Replay.Reject(position, new Replay.DeadLetter(ErrorCode.OVERSIZED.name(),
+                queued.add(new Replay.Reject(position, new Replay.ReportedDeadLetter(ErrorCode.OVERSIZED.name(),
                     String.format(Locale.ROOT, "line has %,d bytes; the limit is %,d (the dead letter keeps the first "
                         + "%,d)", line.size(), maxRecordBytes, line.bytes().length),
                     keyBytes, line.bytes(), line.size())));
                 return;
             }
             if (triggers != null && HandoffTriggers.reserved(peek.handoffId())) {
-                queued.add(new Replay.Reject(position, new Replay.DeadLetter(ErrorCode.INVALID_ID.name(),
+                queued.add(new Replay.Reject(position, new Replay.ReportedDeadLetter(ErrorCode.INVALID_ID.name(),
                     "handoff.handoff_id '" + peek.handoffId() + "' starts with " + HandoffTriggers.ID_PREFIX
                         + ", which is reserved for synthetic hand-offs while --handoff-at is on",
                     keyBytes, line.bytes(), line.size())));
@@ -378,7 +378,7 @@ public final class BackfillRunner {
      * {@code record_base64} (the original bytes) when the line is not valid UTF-8: {@code record} then holds the text
      * with U+FFFD for each bad sequence, which alone would lose the original.
      */
-    static byte[] deadLetterLine(long position, Replay.DeadLetter dl) throws IOException {
+    static byte[] deadLetterLine(long position, Replay.ReportedDeadLetter dl) throws IOException {
         ObjectNode node = MAPPER.createObjectNode();
         node.put("error_code", dl.code());
         node.put("error_message", dl.message());

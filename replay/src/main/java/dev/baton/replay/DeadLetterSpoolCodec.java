@@ -7,12 +7,12 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
-/** How a {@link Replay.DeadLetter} is written into, and read back from, the replay's reorder buffer (its spool). */
+/** How a {@link Replay.ReportedDeadLetter} is written into, and read back from, the replay's reorder buffer (its spool). */
 final class DeadLetterSpoolCodec {
     private DeadLetterSpoolCodec() {
     }
 
-    static byte[] encode(Replay.DeadLetter dl) {
+    static byte[] encode(Replay.ReportedDeadLetter dl) {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(bytes);
@@ -27,10 +27,10 @@ final class DeadLetterSpoolCodec {
         }
     }
 
-    static Replay.DeadLetter decode(byte[] encoded) {
+    static Replay.ReportedDeadLetter decode(byte[] encoded) {
         try {
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded));
-            return new Replay.DeadLetter(in.readUTF(), in.readUTF(), readBytes(in), readBytes(in), in.readLong());
+            return new Replay.ReportedDeadLetter(in.readUTF(), in.readUTF(), readBytes(in), readBytes(in), in.readLong());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

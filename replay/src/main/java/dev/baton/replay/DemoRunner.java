@@ -69,7 +69,7 @@ public final class DemoRunner {
             Iterator<Event> input = events.iterator();
             ContextSnapshotReader reader = ContextSnapshotReader.avro(registry);
             List<Snapshot> snapshots = new ArrayList<>();
-            Map<Long, Replay.DeadLetter> deadByLine = new LinkedHashMap<>();
+            Map<Long, Replay.ReportedDeadLetter> deadByLine = new LinkedHashMap<>();
             Replay.Sink sink = new Replay.Sink() {
                 @Override
                 public void snapshot(long position, byte[] value) {
@@ -77,7 +77,7 @@ public final class DemoRunner {
                 }
 
                 @Override
-                public void deadLetter(long position, Replay.DeadLetter deadLetter) {
+                public void deadLetter(long position, Replay.ReportedDeadLetter deadLetter) {
                     deadByLine.put(position == Replay.NO_POSITION ? -1 : position, deadLetter);
                 }
             };
@@ -122,7 +122,7 @@ public final class DemoRunner {
     }
 
     /** Prints the snapshots (already in hand-off order) and the dead letters. */
-    private void print(List<Snapshot> snapshots, Map<Long, Replay.DeadLetter> deadByLine) {
+    private void print(List<Snapshot> snapshots, Map<Long, Replay.ReportedDeadLetter> deadByLine) {
         SnapshotPrinter printer = new SnapshotPrinter(out);
         for (Snapshot s : snapshots) {
             if (jsonl) {

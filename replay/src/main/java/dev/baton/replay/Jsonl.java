@@ -192,7 +192,7 @@ public final class Jsonl {
                         take = n;
                     } else {
                         kept = Math.min(kept, keepBytes);
-                        take = (int) Math.max(0, Math.min(n, keepBytes - kept));
+                        take = Math.max(0, Math.min(n, keepBytes - kept));
                     }
                     if (take > 0) {
                         ensure(kept + take);

@@ -107,7 +107,7 @@ final class Replay implements AutoCloseable {
     }
 
     /** A line dead-lettered by the replay itself (never sent: e.g. a line over the record limit). */
-    record Reject(long position, DeadLetter deadLetter) implements Item {
+    record Reject(long position, ReportedDeadLetter deadLetter) implements Item {
     }
 
     /** The input, read one item at a time: the seam where other input formats plug in. */
@@ -125,14 +125,14 @@ final class Replay implements AutoCloseable {
     }
 
     /** A dead letter as the replay reports it. {@code originalSize} is the size of the rejected value in bytes. */
-    record DeadLetter(String code, String message, byte[] key, byte[] value, long originalSize) {
+    record ReportedDeadLetter(String code, String message, byte[] key, byte[] value, long originalSize) {
     }
 
     /** Where the results go, each kind in input order. */
     interface Sink {
         void snapshot(long position, byte[] value) throws IOException;
 
-        void deadLetter(long position, DeadLetter deadLetter) throws IOException;
+        void deadLetter(long position, ReportedDeadLetter deadLetter) throws IOException;
     }
 
     /**

@@ -366,7 +366,7 @@ final class ReplayRun implements AutoCloseable {
         for (Header h : r.headers()) {
             headers.put(h.key(), h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8));
         }
-        Replay.DeadLetter dl = new Replay.DeadLetter(headers.get(DeadLetterHeaders.CODE),
+        Replay.ReportedDeadLetter dl = new Replay.ReportedDeadLetter(headers.get(DeadLetterHeaders.CODE),
             headers.get(DeadLetterHeaders.MESSAGE), r.key(), r.value(), r.value() == null ? 0 : r.value().length);
         InFlightWindow.Entry e = null;
         try {

@@ -49,12 +49,12 @@ class BackfillHelpersTest {
     void shouldKeepTheOriginalBytesOfADeadLetterLineThatIsNotUtf8() throws Exception {
         byte[] bad = {'{', '"', 'a', (byte) 0xC3, (byte) 0x28, '"', '}'};
         var node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(BackfillRunner.deadLetterLine(1,
-                new Replay.DeadLetter("MALFORMED", "not UTF-8", null, bad, bad.length)));
+                new Replay.ReportedDeadLetter("MALFORMED", "not UTF-8", null, bad, bad.length)));
         assertThat(node.get("record").asText()).contains("\uFFFD");
         assertThat(java.util.Base64.getDecoder().decode(node.get("record_base64").asText())).isEqualTo(bad);
 
         var good = new com.fasterxml.jackson.databind.ObjectMapper().readTree(BackfillRunner.deadLetterLine(1,
-                new Replay.DeadLetter("MALFORMED", "x", null, "{\"é\"}".getBytes(StandardCharsets.UTF_8), 7)));
+                new Replay.ReportedDeadLetter("MALFORMED", "x", null, "{\"é\"}".getBytes(StandardCharsets.UTF_8), 7)));
         assertThat(good.get("record").asText()).isEqualTo("{\"é\"}");
         assertThat(good.has("record_base64")).isFalse();
     }

@@ -27,17 +27,17 @@ class InFlightWindowTest {
 
     @Test
     void shouldReadBackADeadLetterAsItWasWritten() {
-        Replay.DeadLetter dl = new Replay.DeadLetter("OVERSIZED", "too large: 2 MiB",
+        Replay.ReportedDeadLetter dl = new Replay.ReportedDeadLetter("OVERSIZED", "too large: 2 MiB",
                 "acme/s1".getBytes(StandardCharsets.UTF_8), new byte[] {0, 1, 2}, 2_097_152);
-        Replay.DeadLetter back = DeadLetterSpoolCodec.decode(DeadLetterSpoolCodec.encode(dl));
+        Replay.ReportedDeadLetter back = DeadLetterSpoolCodec.decode(DeadLetterSpoolCodec.encode(dl));
         assertThat(back.code()).isEqualTo(dl.code());
         assertThat(back.message()).isEqualTo(dl.message());
         assertThat(back.key()).isEqualTo(dl.key());
         assertThat(back.value()).isEqualTo(dl.value());
         assertThat(back.originalSize()).isEqualTo(dl.originalSize());
 
-        Replay.DeadLetter empty = DeadLetterSpoolCodec.decode(DeadLetterSpoolCodec.encode(
-                new Replay.DeadLetter("INTERNAL", "x", null, null, 0)));
+        Replay.ReportedDeadLetter empty = DeadLetterSpoolCodec.decode(DeadLetterSpoolCodec.encode(
+                new Replay.ReportedDeadLetter("INTERNAL", "x", null, null, 0)));
         assertThat(empty.key()).isNull();
         assertThat(empty.value()).isNull();
     }

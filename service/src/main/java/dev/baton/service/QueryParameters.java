@@ -19,6 +19,8 @@ final class QueryParameters {
 
     /** A query string that cannot be answered: the message says why. */
     static final class Invalid extends Exception {
+        private static final long serialVersionUID = 1L;
+
         Invalid(String message) {
             super(message, null, false, false);
         }

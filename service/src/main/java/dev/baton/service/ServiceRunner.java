@@ -119,7 +119,7 @@ public final class ServiceRunner {
         StreamsApp streams = new StreamsApp(config);
         app.set(streams);
         new KafkaStreamsMetrics(streams.streams()).bindTo(metrics);
-        new BatonMeters(streams.streams()).bindTo(metrics);
+        new ApplicationMeters(streams.streams()).bindTo(metrics);
         new JvmMemoryMetrics().bindTo(metrics);
         new JvmGcMetrics().bindTo(metrics);
         new JvmThreadMetrics().bindTo(metrics);

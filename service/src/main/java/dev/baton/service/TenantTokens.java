@@ -15,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.baton.engine.model.Identifiers;
+import dev.baton.processor.MetricCatalogue;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,6 +35,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * nothing about how much of a token was right. The tokens themselves are never logged.
  */
 final class TenantTokens implements MeterBinder {
+    private static final MetricCatalogue VALID = MetricCatalogue.HTTP_TOKENS_VALID;
+    private static final MetricCatalogue RELOAD_FAILURES = MetricCatalogue.HTTP_TOKENS_RELOAD_FAILURES;
     private static final Logger LOG = LoggerFactory.getLogger(TenantTokens.class);
     static final int MIN_TOKEN_CHARS = 32;
 
@@ -125,12 +128,10 @@ final class TenantTokens implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        Gauge.builder("baton.http.tokens.valid", this, t -> t.valid() ? 1 : 0)
-                .description("1 while the query tokens file is valid (or none is configured), 0 while it cannot be "
-                        + "read or is invalid and every token is revoked (fail closed)").register(registry);
-        FunctionCounter.builder("baton.http.tokens.reload.failures", this, TenantTokens::reloadFailures)
-                .description("Times the query tokens file could not be read or parsed and every token was revoked")
+        Gauge.builder(VALID.meterName(), this, t -> t.valid() ? 1 : 0).description(VALID.description())
                 .register(registry);
+        FunctionCounter.builder(RELOAD_FAILURES.meterName(), this, TenantTokens::reloadFailures)
+                .description(RELOAD_FAILURES.description()).register(registry);
     }
 
     /**
@@ -138,12 +139,9 @@ final class TenantTokens implements MeterBinder {
      * closed): valid 1, no failures. They always exist, so an alert on them sees every instance.
      */
     static void bindWithoutFile(MeterRegistry registry) {
-        Gauge.builder("baton.http.tokens.valid", () -> 1)
-                .description("1 while the query tokens file is valid (or none is configured), 0 while it cannot be "
-                        + "read or is invalid and every token is revoked (fail closed)").register(registry);
-        FunctionCounter.builder("baton.http.tokens.reload.failures", registry, r -> 0)
-                .description("Times the query tokens file could not be read or parsed and every token was revoked")
-                .register(registry);
+        Gauge.builder(VALID.meterName(), () -> 1).description(VALID.description()).register(registry);
+        FunctionCounter.builder(RELOAD_FAILURES.meterName(), registry, r -> 0)
+                .description(RELOAD_FAILURES.description()).register(registry);
     }
 
     private static List<String> lines(byte[] content) {

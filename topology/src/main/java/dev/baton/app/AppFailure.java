@@ -5,6 +5,8 @@ package dev.baton.app;
  * and the command exits with {@link #exitCode()}.
  */
 public final class AppFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     private final int exitCode;
 
     public AppFailure(int exitCode, String message) {

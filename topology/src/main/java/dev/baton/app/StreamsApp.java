@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.baton.config.BatonConfig;
-import dev.baton.processor.BatonMetrics;
+import dev.baton.processor.TaskSensors;
 import dev.baton.topology.BatonTopology;
 
 /**
@@ -99,12 +99,12 @@ public final class StreamsApp implements AutoCloseable {
         return root == e ? String.valueOf(e) : e + " (caused by " + root + ")";
     }
 
-    /** Baton's counters ({@link BatonMetrics#GROUP}), summed over tasks and tags other than {@code code}. */
+    /** Baton's counters ({@link TaskSensors#GROUP}), summed over tasks and tags other than {@code code}. */
     public Map<String, Double> batonCounters() {
         Map<String, Double> sums = new TreeMap<>();
         for (Map.Entry<MetricName, ? extends Metric> e : streams.metrics().entrySet()) {
             MetricName name = e.getKey();
-            if (!BatonMetrics.GROUP.equals(name.group())) {
+            if (!TaskSensors.GROUP.equals(name.group())) {
                 continue;
             }
             Object value = e.getValue().metricValue();

@@ -1,5 +1,9 @@
 package dev.baton.egress;
 
+import dev.baton.avro.Provenance;
+import dev.baton.avro.TokenCount;
+import dev.baton.engine.snapshot.EncodingTokenCount;
+import dev.baton.engine.snapshot.InputRange;
 import dev.baton.avro.ContextSnapshot;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.model.ToolCall;
@@ -90,17 +94,17 @@ public final class ContextSnapshotReader {
                 provenance(c.getProvenance()));
     }
 
-    private static List<dev.baton.engine.snapshot.TokenCount> tokenCounts(List<dev.baton.avro.TokenCount> counts) {
+    private static List<EncodingTokenCount> tokenCounts(List<TokenCount> counts) {
         if (counts == null) return null;
-        List<dev.baton.engine.snapshot.TokenCount> out = new ArrayList<>(counts.size());
-        for (dev.baton.avro.TokenCount t : counts) {
-            out.add(new dev.baton.engine.snapshot.TokenCount(t.getEncoding(), t.getTranscriptTokens(), t.getBrickTokens()));
+        List<EncodingTokenCount> out = new ArrayList<>(counts.size());
+        for (TokenCount t : counts) {
+            out.add(new EncodingTokenCount(t.getEncoding(), t.getTranscriptTokens(), t.getBrickTokens()));
         }
         return out;
     }
 
-    private static dev.baton.engine.snapshot.Provenance provenance(dev.baton.avro.Provenance p) {
-        return p == null ? null : new dev.baton.engine.snapshot.Provenance(p.getTopic(), p.getPartition(),
+    private static InputRange provenance(Provenance p) {
+        return p == null ? null : new InputRange(p.getTopic(), p.getPartition(),
                 p.getFirstOffset(), p.getLastOffset(), p.getFirstLine(), p.getLastLine());
     }
 }

@@ -1,11 +1,13 @@
 package dev.baton.egress;
 
+import dev.baton.avro.Provenance;
+import dev.baton.avro.TokenCount;
 import dev.baton.avro.ContextSnapshot;
 import dev.baton.avro.FramingKind;
 import dev.baton.avro.Target;
 import dev.baton.engine.snapshot.Message;
-import dev.baton.engine.snapshot.Provenance;
-import dev.baton.engine.snapshot.TokenCount;
+import dev.baton.engine.snapshot.InputRange;
+import dev.baton.engine.snapshot.EncodingTokenCount;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.snapshot.Truncation;
 import dev.baton.serde.AvroJson;
@@ -44,6 +46,7 @@ public interface SnapshotEncoder {
         return (topic, snapshot) -> snapshot == null ? null : encode(topic, snapshot);
     }
 
+    @SuppressWarnings("try") // the memo is a scope: opened for the encoding, closed after it, never read here
     static SnapshotEncoder avro(SchemaRegistryClient registry) {
         ConfluentAvroCodec<ContextSnapshot> codec = new ConfluentAvroCodec<>(registry, ContextSnapshot.class);
         // This encoder's memo per writing thread, reused from value to value and handed to both writers.
@@ -123,18 +126,18 @@ public interface SnapshotEncoder {
         return record;
     }
 
-    private static List<dev.baton.avro.TokenCount> tokenCounts(List<TokenCount> counts) {
+    private static List<TokenCount> tokenCounts(List<EncodingTokenCount> counts) {
         if (counts == null) return null;
-        List<dev.baton.avro.TokenCount> out = new ArrayList<>(counts.size());
-        for (TokenCount c : counts) {
-            out.add(new dev.baton.avro.TokenCount(c.encoding(), c.transcriptTokens(), c.brickTokens()));
+        List<TokenCount> out = new ArrayList<>(counts.size());
+        for (EncodingTokenCount c : counts) {
+            out.add(new TokenCount(c.encoding(), c.transcriptTokens(), c.brickTokens()));
         }
         return out;
     }
 
-    private static dev.baton.avro.Provenance provenance(Provenance p) {
+    private static Provenance provenance(InputRange p) {
         if (p == null) return null;
-        return new dev.baton.avro.Provenance(p.topic(), p.partition(), p.firstOffset(), p.lastOffset(), p.firstLine(),
+        return new Provenance(p.topic(), p.partition(), p.firstOffset(), p.lastOffset(), p.firstLine(),
                 p.lastLine());
     }
 }

@@ -4,6 +4,8 @@ import dev.baton.deadletter.ErrorCode;
 
 /** A contract check failed: carries the dead-letter code and message. Cheap (no stack trace). */
 public final class RecordRejectedException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     private final ErrorCode code;
 
     public RecordRejectedException(ErrorCode code, String message) {

@@ -7,6 +7,7 @@ import org.apache.kafka.common.errors.SerializationException;
  * dead-letter code. (A registry that cannot be reached is not this: see {@link SchemaRegistryUnavailableException}.)
  */
 public final class AvroReadException extends SerializationException {
+    private static final long serialVersionUID = 1L;
 
     public enum Kind {
         /** Not the Confluent wire format, truncated, trailing bytes, invalid UTF-8, corrupt lengths. */

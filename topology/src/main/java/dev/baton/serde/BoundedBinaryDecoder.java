@@ -21,6 +21,8 @@ public final class BoundedBinaryDecoder extends Decoder {
 
     /** Bytes that are not valid Avro binary for the schema being read. */
     public static final class MalformedAvroException extends IOException {
+        private static final long serialVersionUID = 1L;
+
         public MalformedAvroException(String message) {
             super(message);
         }

@@ -8,6 +8,7 @@ import org.apache.kafka.common.errors.SerializationException;
  * of range, or an unknown enum symbol. {@link #path()} names the field ({@code turn.trail[0].status}) when known.
  */
 public final class JsonReadException extends SerializationException {
+    private static final long serialVersionUID = 1L;
 
     public enum Kind { MALFORMED, INVALID_FIELD }
 

@@ -5,6 +5,8 @@ package dev.baton.serde;
  * treat specially: {@link UnknownSchemaIdException} and {@link SchemaRegistryUnavailableException}.
  */
 public class SchemaRegistryException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     private final int httpStatus;
     private final int errorCode;
 

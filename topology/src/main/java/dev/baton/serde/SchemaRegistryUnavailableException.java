@@ -7,6 +7,8 @@ import dev.baton.deadletter.TransientFailure;
  * hit this must not be dead-lettered; the caller should fail the task (Kafka Streams retries after a restart) or retry.
  */
 public class SchemaRegistryUnavailableException extends SchemaRegistryException implements TransientFailure {
+    private static final long serialVersionUID = 1L;
+
     public SchemaRegistryUnavailableException(String message, int httpStatus, Throwable cause) {
         super(message, httpStatus, -1, cause);
     }

@@ -2,6 +2,7 @@ package dev.baton.topology;
 
 import dev.baton.deadletter.DeadLetters;
 import dev.baton.deadletter.ErrorCode;
+import dev.baton.processor.DeadLetterCounter;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
@@ -27,6 +28,7 @@ import java.util.Map;
 public class BatonProcessingExceptionHandler implements ProcessingExceptionHandler {
     private static final Logger LOG = LoggerFactory.getLogger(BatonProcessingExceptionHandler.class);
     private String deadLetterTopic;
+    private DeadLetterCounter deadLetters = new DeadLetterCounter();
 
     private long maxRequestSize = 1024 * 1024;
 
@@ -35,6 +37,7 @@ public class BatonProcessingExceptionHandler implements ProcessingExceptionHandl
         maxRequestSize = maxRequestSize(configs);
         Object topic = configs.get(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG);
         deadLetterTopic = topic == null ? null : topic.toString();
+        deadLetters = DeadLetterCounter.from(configs);
     }
 
     static long maxRequestSize(Map<String, ?> configs) {
@@ -56,6 +59,7 @@ public class BatonProcessingExceptionHandler implements ProcessingExceptionHandl
         LOG.error("Unexpected failure in {} on {}-{}@{}; dead-lettered as INTERNAL", context.processorNodeId(),
                 context.topic(), context.partition(), context.offset(), exception);
         if (deadLetterTopic == null) return Response.resume();
+        deadLetters.count(context.taskId(), ErrorCode.INTERNAL);
         return Response.resume(List.of(DeadLetters.bounded(DeadLetters.fromErrorContext(deadLetterTopic, context,
                 ErrorCode.INTERNAL, "in " + context.processorNodeId() + ": " + exception), maxRequestSize)));
     }

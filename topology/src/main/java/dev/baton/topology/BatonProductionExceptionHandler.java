@@ -2,6 +2,7 @@ package dev.baton.topology;
 
 import dev.baton.deadletter.DeadLetters;
 import dev.baton.deadletter.ErrorCode;
+import dev.baton.processor.DeadLetterCounter;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
@@ -25,6 +26,7 @@ import java.util.Map;
 public class BatonProductionExceptionHandler implements ProductionExceptionHandler {
     private static final Logger LOG = LoggerFactory.getLogger(BatonProductionExceptionHandler.class);
     private String deadLetterTopic;
+    private DeadLetterCounter deadLetters = new DeadLetterCounter();
 
     private long maxRequestSize = 1024 * 1024;
 
@@ -33,6 +35,7 @@ public class BatonProductionExceptionHandler implements ProductionExceptionHandl
         maxRequestSize = BatonProcessingExceptionHandler.maxRequestSize(configs);
         Object topic = configs.get(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG);
         deadLetterTopic = topic == null ? null : topic.toString();
+        deadLetters = DeadLetterCounter.from(configs);
     }
 
     @Override
@@ -46,6 +49,7 @@ public class BatonProductionExceptionHandler implements ProductionExceptionHandl
     }
 
     @Override
+    @SuppressWarnings("rawtypes") // the interface declares the record raw: an override cannot add type arguments
     public Response handleSerializationError(ErrorHandlerContext context, ProducerRecord record, Exception exception,
                                              SerializationExceptionOrigin origin) {
         return skip(context, record, "cannot serialize the " + origin + " for " + record.topic() + ": " + exception);
@@ -56,6 +60,7 @@ public class BatonProductionExceptionHandler implements ProductionExceptionHandl
                 context.topic(), context.partition(), context.offset(), message);
         // never answer a failed dead letter with another dead letter
         if (deadLetterTopic == null || deadLetterTopic.equals(record.topic())) return Response.resume();
+        deadLetters.count(context.taskId(), ErrorCode.INTERNAL);
         return Response.resume(List.of(DeadLetters.bounded(DeadLetters.fromErrorContext(deadLetterTopic, context,
                 ErrorCode.INTERNAL, message), maxRequestSize)));
     }

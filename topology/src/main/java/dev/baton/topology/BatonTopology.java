@@ -1,6 +1,7 @@
 package dev.baton.topology;
 
 import dev.baton.config.BatonConfig;
+import dev.baton.processor.DeadLetterCounter;
 import dev.baton.processor.SessionContextProcessor;
 import dev.baton.processor.JTokkitTokenizers;
 import dev.baton.processor.SessionProcessorOptions;
@@ -57,7 +58,9 @@ public final class BatonTopology {
      * The Kafka Streams configuration to run Baton's topology with: the configuration's Kafka settings, plus Baton's
      * exception handlers ({@link BatonProcessingExceptionHandler}, {@link BatonProductionExceptionHandler}) unless
      * the configuration names others. The handlers answer with dead letters for Kafka's own dead-letter queue, which
-     * the configuration points at Baton's dead-letter topic.
+     * the configuration points at Baton's dead-letter topic. The properties also carry the {@link DeadLetterCounter}
+     * that the handlers and the dead-letter writer share, so that every dead letter is counted: build them once per
+     * {@code KafkaStreams} instance.
      */
     public static Properties streamsProperties(BatonConfig config) {
         Properties p = config.toStreamsProperties();
@@ -65,6 +68,7 @@ public final class BatonTopology {
                 BatonProcessingExceptionHandler.class.getName());
         p.putIfAbsent(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 BatonProductionExceptionHandler.class.getName());
+        p.put(DeadLetterCounter.CONFIG, new DeadLetterCounter());
         // RocksDB memory bounded by configuration (one shared block cache and write-buffer budget per instance)
         p.putIfAbsent(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbConfig.class.getName());
         p.put(BoundedRocksDbConfig.TOTAL_BYTES, Long.toString(config.rocksDb().totalBytes()));

@@ -4,7 +4,7 @@ import dev.baton.deadletter.DeadLetter;
 import dev.baton.deadletter.DeadLetterHeaders;
 import dev.baton.deadletter.DeadLetters;
 import dev.baton.deadletter.ErrorCode;
-import dev.baton.processor.BatonMetrics;
+import dev.baton.processor.DeadLetterCounter;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -12,17 +12,13 @@ import org.apache.kafka.streams.processor.api.Record;
 
 /**
  * Turns a {@link DeadLetter} into the dead-letter topic's record: the original key and value bytes, the contract's
- * headers ({@link DeadLetterHeaders}). Every dead letter of the topology passes here, so this is where they are
- * counted ({@code dead-letters-total} per code).
+ * headers ({@link DeadLetterHeaders}). Counts each in {@link DeadLetterCounter}, which the exception handlers share
+ * for the dead letters they hand to Kafka Streams directly; this writer also registers the task there.
  */
 public final class DeadLetterWriter implements Processor<String, DeadLetter, byte[], byte[]> {
     private final int maxOutputBytes;
     private ProcessorContext<byte[], byte[]> context;
-    private BatonMetrics metrics;
-
-    public DeadLetterWriter() {
-        this(Integer.MAX_VALUE);
-    }
+    private DeadLetterCounter.Task counted;
 
     /** @param maxOutputBytes {@code baton.max-output-bytes} */
     public DeadLetterWriter(int maxOutputBytes) {
@@ -32,7 +28,7 @@ public final class DeadLetterWriter implements Processor<String, DeadLetter, byt
     @Override
     public void init(ProcessorContext<byte[], byte[]> context) {
         this.context = context;
-        this.metrics = new BatonMetrics(context.metrics(), context.taskId().toString(), "dead-letters");
+        this.counted = DeadLetterCounter.from(context.appConfigs()).register(context.metrics(), context.taskId());
     }
 
     @Override
@@ -42,7 +38,7 @@ public final class DeadLetterWriter implements Processor<String, DeadLetter, byt
         byte[] value = DeadLetters.boundedValue(dl.code(), dl.key(), dl.value(), headers, maxOutputBytes);
         byte[] key = DeadLetters.boundedKey(dl.key());
         context.forward(new Record<>(key, value, record.timestamp(), headers));
-        metrics.deadLetter(codeOf(dl.code()));
+        counted.count(codeOf(dl.code()));
     }
 
     private static ErrorCode codeOf(String code) {
@@ -55,6 +51,6 @@ public final class DeadLetterWriter implements Processor<String, DeadLetter, byt
 
     @Override
     public void close() {
-        if (metrics != null) metrics.close();
+        if (counted != null) counted.close();
     }
 }

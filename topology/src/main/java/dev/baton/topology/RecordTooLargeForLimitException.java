@@ -5,6 +5,8 @@ package dev.baton.topology;
  * exception handler dead-letters the input record as INTERNAL and the transaction stays healthy.
  */
 public final class RecordTooLargeForLimitException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     public RecordTooLargeForLimitException(String message) {
         super(message);
     }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.config.BatonConfig;
 import dev.baton.engine.model.SessionKey;
-import dev.baton.engine.snapshot.Provenance;
+import dev.baton.engine.snapshot.InputRange;
 import dev.baton.engine.state.SessionState;
 import dev.baton.processor.SessionProvenance;
 import dev.baton.processor.SessionRepository;
@@ -162,7 +162,7 @@ class AuditTopologyTest {
     }
 
     /** The input range stored in the session's skeleton (format 3), or null when the session has no state. */
-    private static Provenance provenance(Harness h, String key) {
+    private static InputRange provenance(Harness h, String key) {
         SessionState state = SessionRepository.read(key, h.driver.getKeyValueStore(SessionRepository.SKELETON_STORE),
                 h.driver.getKeyValueStore(SessionRepository.ENTRY_STORE),
                 h.driver.getKeyValueStore(SessionRepository.HANDOFF_ID_STORE));

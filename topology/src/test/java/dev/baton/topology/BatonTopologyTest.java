@@ -305,7 +305,7 @@ class BatonTopologyTest {
         try (Harness h = new Harness(Map.of(BatonConfig.FORMAT, format))) {
             h.send(h.turn(T, S, 0, "user", "USER", "The nightly build fails on module api; find out why."));
             ObjectNode plan = h.turn(T, S, 1, "planner", "ASSISTANT", "The failure is in the schema step.");
-            plan.with("turn").putArray("trail").addObject().put("call_id", "c1").put("tool", "read_log")
+            plan.withObjectProperty("turn").putArray("trail").addObject().put("call_id", "c1").put("tool", "read_log")
                     .put("status", "OK").put("result", "error: schema mismatch").putObject("arguments")
                     .put("job", "nightly");
             h.send(plan);
@@ -313,7 +313,7 @@ class BatonTopologyTest {
             h.send(h.turn(T, S, 2, "coder", "ASSISTANT", "Patched the schema; build is green."));
             h.send(h.turn(T, S, 3, "user", "USER", "Thanks. Please review the patch."));
             ObjectNode review = h.handoff(T, S, "h-review", "coder", "reviewer", 3L);
-            review.with("handoff").put("brief", "Review the schema patch.");
+            review.withObjectProperty("handoff").put("brief", "Review the schema patch.");
             h.send(review);
             h.send(h.handoff(T, "other", "h-x", null, "coder", null)); // another session, nothing applied
             h.send(h.closed(T, S));

@@ -170,6 +170,24 @@ class DeadLetterTest {
     }
 
     @Test
+    void shouldCountTheExceptionHandlersDeadLettersWithTheTopologysOnes() {
+        UnaryOperator<BatonCodecs> failing = real -> new BatonCodecs(real.events(), (topic, snapshot) -> {
+            throw new IllegalStateException("cannot encode");
+        }, real.policies());
+        try (Harness h = new Harness(Map.of(), failing)) {
+            h.send(h.turn(T, S, 0, "user", "USER", "task"));
+            h.send(h.handoff(T, S, "h1", null, "coder", null));
+            h.send(KEY, "{not json");
+
+            assertThat(h.readDeadLetters()).extracting(Harness.DeadLetterOut::code)
+                    .containsExactly("INTERNAL", "MALFORMED");
+            assertThat(h.metric("dead-letters-total", "code", "INTERNAL")).isEqualTo(1);
+            assertThat(h.metric("dead-letters-total", "code", "MALFORMED")).isEqualTo(1);
+            assertThat(h.metric("dead-letters-total")).isEqualTo(2);
+        }
+    }
+
+    @Test
     void shouldDeadLetterAnUnknownControlSignal() {
         try (Harness h = new Harness()) {
             var headers = new org.apache.kafka.common.header.internals.RecordHeaders();

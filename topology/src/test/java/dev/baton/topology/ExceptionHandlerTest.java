@@ -2,6 +2,7 @@ package dev.baton.topology;
 
 import dev.baton.config.BatonConfig;
 import dev.baton.deadletter.DeadLetterHeaders;
+import dev.baton.processor.DeadLetterCounter;
 import dev.baton.processor.DependencyUnavailableException;
 import dev.baton.serde.SchemaRegistryUnavailableException;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -11,10 +12,12 @@ import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.StreamsMetrics;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
 import org.apache.kafka.streams.errors.ProductionExceptionHandler;
 import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.junit.jupiter.api.Test;
 
@@ -68,6 +71,28 @@ class ExceptionHandlerTest {
                 .isEqualTo(ProductionExceptionHandler.Result.RETRY);
         assertThat(handler.handleError(context(), out, new TopicAuthorizationException("no")).result())
                 .isEqualTo(ProductionExceptionHandler.Result.FAIL);
+    }
+
+    /** The handlers' dead letters bypass the topology's writer; they are counted in the counter it shares. */
+    @Test
+    void shouldCountTheProductionHandlersDeadLetterInTheSharedCounter() {
+        var counter = new DeadLetterCounter();
+        StreamsMetrics metrics = new MockProcessorContext<Object, Object>().metrics();
+        counter.register(metrics, new TaskId(0, 3));
+        BatonProductionExceptionHandler handler = new BatonProductionExceptionHandler();
+        handler.configure(Map.of("errors.dead.letter.queue.topic.name", "dlq", DeadLetterCounter.CONFIG, counter));
+        ProducerRecord<byte[], byte[]> out = new ProducerRecord<>("baton.context-snapshots", new byte[1],
+                new byte[1]);
+        handler.handleError(context(), out, new RecordTooLargeException("big"));
+        // a dead letter that itself cannot be written is dropped, not dead-lettered again: nothing to count
+        handler.handleError(context(), new ProducerRecord<>("dlq", new byte[1], new byte[1]),
+                new RecordTooLargeException("big"));
+
+        assertThat(metrics.metrics().entrySet()).filteredOn(e -> e.getKey().name().equals("dead-letters-total"))
+                .singleElement().satisfies(e -> {
+                    assertThat(e.getKey().tags()).containsEntry("code", "INTERNAL").containsEntry("task-id", "0_3");
+                    assertThat(e.getValue().metricValue()).isEqualTo(1.0);
+                });
     }
 
     @Test

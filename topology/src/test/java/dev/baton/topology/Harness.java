@@ -9,7 +9,7 @@ import dev.baton.config.BatonConfig;
 import dev.baton.deadletter.DeadLetterHeaders;
 import dev.baton.egress.ContextSnapshotReader;
 import dev.baton.engine.model.SessionKey;
-import dev.baton.processor.BatonMetrics;
+import dev.baton.processor.TaskSensors;
 import dev.baton.processor.SessionContextProcessor;
 import dev.baton.serde.AvroJson;
 import dev.baton.serde.ConfluentAvroCodec;
@@ -255,7 +255,7 @@ final class Harness implements AutoCloseable {
         double sum = 0;
         for (Map.Entry<MetricName, ? extends Metric> e : driver.metrics().entrySet()) {
             MetricName n = e.getKey();
-            if (!n.group().equals(BatonMetrics.GROUP) || !n.name().equals(name)) continue;
+            if (!n.group().equals(TaskSensors.GROUP) || !n.name().equals(name)) continue;
             if (tag != null && !tagValue.equals(n.tags().get(tag))) continue;
             sum += ((Number) e.getValue().metricValue()).doubleValue();
         }

@@ -11,6 +11,8 @@ public final class CompactJson {
 
     /** Thrown when the text is not exactly one JSON object. */
     public static final class NotAJsonObject extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
         public NotAJsonObject(String message) {
             super(message);
         }

@@ -11,7 +11,7 @@ import java.util.List;
 public record Snapshot(String snapshotId, String tenantId, String sessionId, String handoffId, String fromAgent,
                        String toAgent, Target target, long asOfSeq, long turnCount, long occurredAtMillis,
                        Framing framing, String brick, List<Message> messages, Retention retention,
-                       List<Truncation> truncations, Stats stats, Parity parity, Provenance provenance) {
+                       List<Truncation> truncations, Stats stats, Parity parity, InputRange provenance) {
     public Snapshot {
         messages = List.copyOf(messages);
         truncations = List.copyOf(truncations);
@@ -27,7 +27,7 @@ public record Snapshot(String snapshotId, String tenantId, String sessionId, Str
     }
 
     /** This snapshot with its input range (set by the processor that applied the session's records). */
-    public Snapshot withProvenance(Provenance p) {
+    public Snapshot withProvenance(InputRange p) {
         return new Snapshot(snapshotId, tenantId, sessionId, handoffId, fromAgent, toAgent, target, asOfSeq,
                 turnCount, occurredAtMillis, framing, brick, messages, retention, truncations, stats, parity, p);
     }

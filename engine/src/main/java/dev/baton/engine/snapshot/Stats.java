@@ -7,7 +7,7 @@ import java.util.List;
  * policy asks for them ({@code token_count_encodings}), exact token counts per encoding in the policy's order; null
  * when not asked.
  */
-public record Stats(long messageChars, long brickChars, long estimatedTokens, List<TokenCount> tokenCounts) {
+public record Stats(long messageChars, long brickChars, long estimatedTokens, List<EncodingTokenCount> tokenCounts) {
     public Stats {
         tokenCounts = tokenCounts == null ? null : List.copyOf(tokenCounts);
     }

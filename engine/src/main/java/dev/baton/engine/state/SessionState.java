@@ -1,5 +1,6 @@
 package dev.baton.engine.state;
 
+import dev.baton.engine.snapshot.InputRange;
 import dev.baton.engine.model.CompactJson;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Role;
@@ -47,7 +48,7 @@ public final class SessionState {
     long lastEventMillis = -1;
     long closedAtMillis = -1;
     /** The session's input range (docs/audit.md): set by the processor, stored in the skeleton, never read here. */
-    dev.baton.engine.snapshot.Provenance inputRange;
+    InputRange inputRange;
 
     /** False only in tests: keeps the full history, to check that compaction is invisible. */
     boolean compaction = true;
@@ -417,8 +418,8 @@ public final class SessionState {
     public long closedAtMillis() { return closedAtMillis; }
     public boolean compacting() { return compaction; }
     /** The input range of the records applied to this state so far (docs/audit.md), or null. */
-    public dev.baton.engine.snapshot.Provenance inputRange() { return inputRange; }
-    public void inputRange(dev.baton.engine.snapshot.Provenance range) { inputRange = range; }
+    public InputRange inputRange() { return inputRange; }
+    public void inputRange(InputRange range) { inputRange = range; }
     /**
      * Approximate heap bytes of this state: the objects every state has ({@link #STATE_OVERHEAD_BYTES}), the turns it
      * holds at their heap size, and its held turns (a cache's weight; see {@code StoredTurn#weight}).

@@ -7,7 +7,7 @@ import dev.baton.engine.model.Target;
 import dev.baton.engine.model.ToolCall;
 import dev.baton.engine.model.ToolStep;
 import dev.baton.engine.model.Turn;
-import dev.baton.engine.snapshot.Provenance;
+import dev.baton.engine.snapshot.InputRange;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -152,7 +152,7 @@ public final class StateFormat {
         return new Skeleton(s, headUser, headAssistant);
     }
 
-    private static void input(Binary.Writer w, Provenance p) {
+    private static void input(Binary.Writer w, InputRange p) {
         if (p == null) {
             w.raw(0);
             return;
@@ -164,7 +164,7 @@ public final class StateFormat {
         if (lines) w.num(p.firstLine()).num(p.lastLine());
     }
 
-    private static Provenance input(Binary.Reader r) {
+    private static InputRange input(Binary.Reader r) {
         int flags = r.raw();
         if (flags > 3) throw new IllegalArgumentException("bad input range flags " + flags);
         if (flags == 0) return null;
@@ -181,7 +181,7 @@ public final class StateFormat {
             firstLine = r.num();
             lastLine = r.num();
         }
-        return new Provenance(topic, partition, firstOffset, lastOffset, firstLine, lastLine);
+        return new InputRange(topic, partition, firstOffset, lastOffset, firstLine, lastLine);
     }
 
     private static void range(Binary.Writer w, MissingRange r) {

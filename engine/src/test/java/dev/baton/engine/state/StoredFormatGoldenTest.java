@@ -5,7 +5,7 @@ import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Role;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.model.Turn;
-import dev.baton.engine.snapshot.Provenance;
+import dev.baton.engine.snapshot.InputRange;
 import dev.baton.engine.snapshot.Snapshot;
 import org.junit.jupiter.api.Test;
 
@@ -34,7 +34,7 @@ class StoredFormatGoldenTest {
     static final Path V2 = Path.of("src/test/resources/state/v2-session-entries.bin");
     static final Path V3 = Path.of("src/test/resources/state/v3-session-entries.bin");
     /** Both halves, so that the golden bytes hold every field of the range (a real session has one of them). */
-    static final Provenance RANGE = new Provenance("baton.session-events", 3, 1_000L, 1_070L, 7L, 70L);
+    static final InputRange RANGE = new InputRange("baton.session-events", 3, 1_000L, 1_070L, 7L, 70L);
 
     static SessionState fresh() {
         return StoredFormatScenario.apply(SessionState.empty());
@@ -115,8 +115,8 @@ class StoredFormatGoldenTest {
 
     @Test
     void shouldRoundTripEveryShapeOfInputRange() {
-        for (Provenance p : new Provenance[]{null, RANGE, new Provenance("t", 0, 0L, 0L, null, null),
-                new Provenance(null, null, null, null, 1L, 9L), new Provenance("ü-topic", 7, -1L, Long.MAX_VALUE, null, null)}) {
+        for (InputRange p : new InputRange[]{null, RANGE, new InputRange("t", 0, 0L, 0L, null, null),
+                new InputRange(null, null, null, null, 1L, 9L), new InputRange("ü-topic", 7, -1L, Long.MAX_VALUE, null, null)}) {
             SessionState s = fresh();
             s.inputRange(p);
             assertThat(StateStorage.InMemory.roundTrip(s).inputRange()).isEqualTo(p);

@@ -6,6 +6,6 @@ package dev.baton.engine.snapshot;
  * numbers for records that carry the line they were read from (backfill). Either half is null when no applied record
  * had it. Plain values: the engine itself never sets this; the processor above it does.
  */
-public record Provenance(String topic, Integer partition, Long firstOffset, Long lastOffset, Long firstLine,
+public record InputRange(String topic, Integer partition, Long firstOffset, Long lastOffset, Long firstLine,
                          Long lastLine) {
 }

@@ -1,0 +1,122 @@
+package dev.baton.processor;
+
+import java.util.List;
+
+/**
+ * Every metric Baton defines, in one place: its name in Kafka Streams' registry ({@link TaskSensors}, group
+ * {@value TaskSensors#GROUP}, per task), its application-wide Micrometer meter ({@code ApplicationMeters} and the
+ * HTTP server's own meters in module {@code service}), kind, unit, description and labels. docs/operations.md lists
+ * the Prometheus names ({@link #prometheusName()}) and a test holds it to this catalogue; the alert rules and the
+ * dashboard under deploy/ name them too, so a name here does not change lightly.
+ */
+public enum MetricCatalogue {
+    APPLIED_TURNS("applied-turns-total", "baton.applied.turns", Kind.COUNTER,
+            "Turns applied in seq order or held for a gap"),
+    DUPLICATE_TURNS("duplicate-turns-total", "baton.duplicate.turns", Kind.COUNTER,
+            "Turns ignored because their seq was already applied or held"),
+    DUPLICATE_HANDOFFS("duplicate-handoffs-total", "baton.duplicate.handoffs", Kind.COUNTER,
+            "Hand-offs ignored because their handoff_id was seen"),
+    SNAPSHOTS_EMITTED("snapshots-emitted-total", "baton.snapshots.emitted", Kind.COUNTER,
+            "ContextSnapshots written to the snapshots topic"),
+    PARKED_HANDOFFS("parked-handoffs-total", "baton.parked.handoffs", Kind.COUNTER,
+            "Hand-offs that waited for their as_of_seq"),
+    EXPIRED_SESSIONS("expired-sessions-total", "baton.expired.sessions", Kind.COUNTER,
+            "Session states deleted after Closed + grace or the idle TTL"),
+    PUNCTUATION_FAILURES("punctuation-failures-total", "baton.punctuation.failures", Kind.COUNTER,
+            "Sessions whose wall-clock visit failed (logged, skipped)"),
+    DEAD_LETTERS("dead-letters-total", "baton.dead.letters", Kind.COUNTER,
+            "Records sent to the dead-letter topic, per code", null, Aggregate.SUM, List.of("code")),
+    RENDER("render-total", "baton.render", Kind.COUNTER, "ContextEngine.render calls"),
+    RENDER_TIME("render-time-ms-total", "baton.render.time", Kind.COUNTER, "Time spent in ContextEngine.render",
+            "milliseconds", Aggregate.SUM, List.of()),
+    RENDER_TIME_MAX("render-time-ms-max", "baton.render.time.max", Kind.GAUGE,
+            "Longest ContextEngine.render in the current window", "milliseconds", Aggregate.MAX, List.of()),
+    /** Per task only: an average does not sum over tasks, so no meter. */
+    RENDER_TIME_AVG("render-time-ms-avg", null, Kind.GAUGE, "Average time of one ContextEngine.render"),
+    DECODED_STATE_CACHE_BYTES("decoded-state-cache-bytes", "baton.decoded.state.cache", Kind.GAUGE,
+            "Weight held by the decoded-state caches (each bounded by baton.state.cache.max.bytes)", "bytes",
+            Aggregate.SUM, List.of()),
+    DECODED_STATE_CACHE_SESSIONS("decoded-state-cache-sessions", "baton.decoded.state.cache.sessions", Kind.GAUGE,
+            "Decoded sessions held by the decoded-state caches"),
+    // Counts since the task was created on this instance (a task that moves starts again at 0).
+    DECODED_STATE_CACHE_HITS("decoded-state-cache-hits-total", "baton.decoded.state.cache.hits", Kind.COUNTER,
+            "Events whose session state was found decoded in a decoded-state cache"),
+    DECODED_STATE_CACHE_MISSES("decoded-state-cache-misses-total", "baton.decoded.state.cache.misses", Kind.COUNTER,
+            "Events whose stored session state was read and decoded (not in a decoded-state cache)"),
+    /** The HTTP server's own (module service): no Kafka Streams metric behind it. */
+    HTTP_TOKENS_VALID(null, "baton.http.tokens.valid", Kind.GAUGE,
+            "1 while the query tokens file is valid (or none is configured), 0 while it cannot be read or is invalid "
+                    + "and every token is revoked (fail closed)"),
+    HTTP_TOKENS_RELOAD_FAILURES(null, "baton.http.tokens.reload.failures", Kind.COUNTER,
+            "Times the query tokens file could not be read or parsed and every token was revoked");
+
+    /** What a reader of the meter may assume: a counter only grows (a moved task restarts its share at 0). */
+    public enum Kind { COUNTER, GAUGE }
+
+    /** How the application-wide meter combines the tasks' values. */
+    public enum Aggregate { SUM, MAX }
+
+    private final String streamsName;
+    private final String meterName;
+    private final Kind kind;
+    private final String description;
+    private final String unit;
+    private final Aggregate aggregate;
+    private final List<String> labels;
+
+    MetricCatalogue(String streamsName, String meterName, Kind kind, String description) {
+        this(streamsName, meterName, kind, description, null, Aggregate.SUM, List.of());
+    }
+
+    MetricCatalogue(String streamsName, String meterName, Kind kind, String description, String unit,
+                    Aggregate aggregate, List<String> labels) {
+        this.streamsName = streamsName;
+        this.meterName = meterName;
+        this.kind = kind;
+        this.description = description;
+        this.unit = unit;
+        this.aggregate = aggregate;
+        this.labels = labels;
+    }
+
+    /** The name in Kafka Streams' registry (per task), or null for a meter with no Streams metric behind it. */
+    public String streamsName() {
+        return streamsName;
+    }
+
+    /** The Micrometer meter's name, or null for a per-task metric with no application-wide meter. */
+    public String meterName() {
+        return meterName;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** Micrometer's base unit, or null. */
+    public String unit() {
+        return unit;
+    }
+
+    public Aggregate aggregate() {
+        return aggregate;
+    }
+
+    /** Labels beyond the per-task tags ({@code task-id}, {@code thread-id}) that the meter keeps. */
+    public List<String> labels() {
+        return labels;
+    }
+
+    /**
+     * The name on {@code /metrics}, as Micrometer's Prometheus registry writes it: dots become underscores, then the
+     * unit, then {@code _total} for a counter. Null when there is no meter.
+     */
+    public String prometheusName() {
+        if (meterName == null) return null;
+        return meterName.replace('.', '_') + (unit == null ? "" : "_" + unit) + (kind == Kind.COUNTER ? "_total" : "");
+    }
+}
