@@ -152,7 +152,7 @@ final class PodAsContainer {
 
     private Map<String, String> configMapData(String name) {
         Map<String, String> data = new LinkedHashMap<>();
-        object("ConfigMap", name).path("data").fields().forEachRemaining(f -> data.put(f.getKey(), f.getValue().asText()));
+        object("ConfigMap", name).path("data").properties().forEach(f -> data.put(f.getKey(), f.getValue().asText()));
         return data;
     }
 

@@ -179,7 +179,7 @@ class ProductionPodIT {
             }
             JsonNode spec = d.path("spec");
             Map<String, String> config = new LinkedHashMap<>();
-            spec.path("config").fields().forEachRemaining(f -> config.put(f.getKey(), f.getValue().asText()));
+            spec.path("config").properties().forEach(f -> config.put(f.getKey(), f.getValue().asText()));
             config.remove("min.insync.replicas");
             topics.add(new NewTopic(spec.path("topicName").asText(d.at("/metadata/name").asText()),
                     spec.path("partitions").asInt(1), (short) 1).configs(config));

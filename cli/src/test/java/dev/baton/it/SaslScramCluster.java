@@ -84,7 +84,15 @@ final class SaslScramCluster implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        cluster.close();
+    public void close() {
+        // no InterruptedException in the signature (try-with-resources would have to handle it)
+        try {
+            cluster.close();
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("closing the SASL cluster", e);
+        }
     }
 }

@@ -6,15 +6,15 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.baton.avro.ContextSnapshot;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.model.ToolCall;
+import dev.baton.engine.snapshot.EncodingTokenCount;
 import dev.baton.engine.snapshot.Framing;
 import dev.baton.engine.snapshot.FramingKind;
+import dev.baton.engine.snapshot.InputRange;
 import dev.baton.engine.snapshot.Message;
 import dev.baton.engine.snapshot.Parity;
-import dev.baton.engine.snapshot.Provenance;
 import dev.baton.engine.snapshot.Retention;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.snapshot.Stats;
-import dev.baton.engine.snapshot.TokenCount;
 import dev.baton.engine.snapshot.Truncation;
 import dev.baton.engine.snapshot.TruncationKind;
 import dev.baton.serde.ConfluentAvroCodec;
@@ -91,7 +91,7 @@ class SnapshotHashProperties {
                 Instant.parse("2026-01-01T00:00:00Z").toEpochMilli(),
                 new Framing(FramingKind.OWNER_FROM_START, "You are qwen."), "Session acme/s1",
                 List.of(Message.user("fix \"it\"\n")), new Retention(List.of(), List.of(), List.of(), 0, 0), List.of(),
-                new Stats(9, 15, 10), new Parity("qwen", 0, 0), new Provenance(null, null, null, null, 1L, 2L));
+                new Stats(9, 15, 10), new Parity("qwen", 0, 0), new InputRange(null, null, null, null, 1L, 2L));
     }
 
     @Test
@@ -136,8 +136,8 @@ class SnapshotHashProperties {
                 new Retention(List.of(6L, 4L), List.of(2L), List.of(), 0, 120),
                 List.of(new Truncation(TruncationKind.TURNS_MISSING, 1L, 1L, 1, "(turn missing — 1 turn, seq 1)"),
                         new Truncation(TruncationKind.SEGMENT_TRIMMED, null, null, 300, "… (300 characters cut)")),
-                new Stats(40, 23, 16, List.of(new TokenCount("o200k_base", 12, 9))), new Parity("claude", 5, 5),
-                new Provenance("baton.session-events", 3, 100L, 250L, null, null));
+                new Stats(40, 23, 16, List.of(new EncodingTokenCount("o200k_base", 12, 9))), new Parity("claude", 5, 5),
+                new InputRange("baton.session-events", 3, 100L, 250L, null, null));
     }
 
     @Test
@@ -173,7 +173,7 @@ class SnapshotHashProperties {
                 s.toAgent(), s.target(), s.asOfSeq(), s.turnCount(), s.occurredAtMillis(), s.framing(),
                 s.brick() + ".", s.messages(), s.retention(), s.truncations(), s.stats(), s.parity(), s.provenance());
         assertThat(SnapshotEncoder.toAvro(otherBrick).getContentSha256()).isNotEqualTo(base);
-        Snapshot otherRange = s.withProvenance(new Provenance("baton.session-events", 3, 100L, 251L, null, null));
+        Snapshot otherRange = s.withProvenance(new InputRange("baton.session-events", 3, 100L, 251L, null, null));
         assertThat(SnapshotEncoder.toAvro(otherRange).getContentSha256()).isNotEqualTo(base);
     }
 
@@ -334,11 +334,11 @@ class SnapshotHashProperties {
         Arbitrary<Stats> stats = Combinators.combine(Arbitraries.longs().between(0, 1L << 40),
                 Arbitraries.longs().between(0, 1L << 40), Arbitraries.longs().between(0, 1L << 40),
                 Combinators.combine(text, Arbitraries.longs().between(0, 1L << 30), Arbitraries.longs().between(0, 99))
-                        .as(TokenCount::new).list().ofMaxSize(2).injectNull(0.5)).as(Stats::new);
-        Arbitrary<Provenance> provenance = Combinators.combine(maybe, Arbitraries.integers().between(0, 64).injectNull(0.5),
+                        .as(EncodingTokenCount::new).list().ofMaxSize(2).injectNull(0.5)).as(Stats::new);
+        Arbitrary<InputRange> provenance = Combinators.combine(maybe, Arbitraries.integers().between(0, 64).injectNull(0.5),
                 Arbitraries.longs().between(0, 1L << 50).injectNull(0.5), Arbitraries.longs().between(0, 1L << 50).injectNull(0.5),
                 Arbitraries.longs().between(1, 1L << 30).injectNull(0.5), Arbitraries.longs().between(1, 1L << 30).injectNull(0.5))
-                .as(Provenance::new).injectNull(0.3);
+                .as(InputRange::new).injectNull(0.3);
         Arbitrary<Framing> framing = Combinators.combine(Arbitraries.of(FramingKind.class), text).as(Framing::new);
         Arbitrary<Snapshot> head = Combinators.combine(text, text, text, text, maybe, text,
                 Arbitraries.of(Target.class), Arbitraries.longs().between(-1, 1L << 40))
