@@ -217,6 +217,9 @@ class DocumentationLinksTest {
             if (!name.matches("[A-Z][A-Za-z0-9]*(\\.[a-z][A-Za-z]*)?")) {
                 continue; // a module, a package, a topic or a store, not a class
             }
+            if (name.matches("[A-Z][A-Z0-9_]*")) {
+                continue; // a constant or an enum symbol (a dead-letter code such as INTERNAL), not a class
+            }
             String type = name.contains(".") ? name.substring(0, name.indexOf('.')) : name;
             checked++;
             if (!classExists(type)) {
