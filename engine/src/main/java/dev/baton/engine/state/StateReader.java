@@ -15,15 +15,28 @@ interface StateReader {
 
     Skeleton skeleton(byte[] value);
 
-    StoredTurn turn(byte[] value);
+    // Versions 2 and 3 store entries in one layout (StateV3Reader's field readers); a version whose entries differ
+    // overrides these.
 
-    Turn held(byte[] value);
+    default StoredTurn turn(byte[] value) {
+        return StateV3Reader.turnFields(fields(value, version(), "turn entry"));
+    }
 
-    DigestEntry digest(byte[] value);
+    default Turn held(byte[] value) {
+        return StateV3Reader.heldFields(fields(value, version(), "held turn entry"));
+    }
 
-    TrailEntry trail(byte[] value);
+    default DigestEntry digest(byte[] value) {
+        return StateV3Reader.digestFields(fields(value, version(), "digest line entry"));
+    }
 
-    TrailLedger.OpenCall call(byte[] value);
+    default TrailEntry trail(byte[] value) {
+        return StateV3Reader.trailFields(fields(value, version(), "trail entry"));
+    }
+
+    default TrailLedger.OpenCall call(byte[] value) {
+        return StateV3Reader.callFields(fields(value, version(), "open call entry"));
+    }
 
     /** A decoded skeleton: the state without its entries, and the seqs of the head turns (-1 when none). */
     record Skeleton(SessionState state, long headUserSeq, long headAssistantSeq) {

@@ -1,6 +1,5 @@
 package dev.baton.engine.state;
 
-import dev.baton.engine.model.Turn;
 import dev.baton.engine.snapshot.InputRange;
 
 import java.nio.ByteBuffer;
@@ -34,31 +33,6 @@ final class StateV2Reader implements StateReader {
         Skeleton s = StateV3Reader.skeletonFields(r); // no input range: the state has none until migrated
         r.end();
         return s;
-    }
-
-    @Override
-    public StoredTurn turn(byte[] value) {
-        return StateV3Reader.turnFields(StateReader.fields(value, VERSION, "turn entry"));
-    }
-
-    @Override
-    public Turn held(byte[] value) {
-        return StateV3Reader.heldFields(StateReader.fields(value, VERSION, "held turn entry"));
-    }
-
-    @Override
-    public DigestEntry digest(byte[] value) {
-        return StateV3Reader.digestFields(StateReader.fields(value, VERSION, "digest line entry"));
-    }
-
-    @Override
-    public TrailEntry trail(byte[] value) {
-        return StateV3Reader.trailFields(StateReader.fields(value, VERSION, "trail entry"));
-    }
-
-    @Override
-    public TrailLedger.OpenCall call(byte[] value) {
-        return StateV3Reader.callFields(StateReader.fields(value, VERSION, "open call entry"));
     }
 
     /** A value of version 2's range store ({@code baton-session-provenance}), or null for none. */

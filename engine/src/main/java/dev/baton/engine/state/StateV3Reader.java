@@ -15,7 +15,8 @@ import java.util.List;
 /**
  * Reads format version 3, the current one: the layout {@link StateFormat} writes (its grammar is in that class's
  * Javadoc). The field-by-field readers below are also version 2's ({@link StateV2Reader}): version 3 only added the
- * skeleton's last field, the input range.
+ * skeleton's last field, the input range. Entries are read by {@link StateReader}'s methods with the entry field
+ * readers here.
  */
 final class StateV3Reader implements StateReader {
     static final byte VERSION = 3;
@@ -36,31 +37,6 @@ final class StateV3Reader implements StateReader {
         s.state().inputRange = input(r);
         r.end();
         return s;
-    }
-
-    @Override
-    public StoredTurn turn(byte[] value) {
-        return turnFields(StateReader.fields(value, VERSION, "turn entry"));
-    }
-
-    @Override
-    public Turn held(byte[] value) {
-        return heldFields(StateReader.fields(value, VERSION, "held turn entry"));
-    }
-
-    @Override
-    public DigestEntry digest(byte[] value) {
-        return digestFields(StateReader.fields(value, VERSION, "digest line entry"));
-    }
-
-    @Override
-    public TrailEntry trail(byte[] value) {
-        return trailFields(StateReader.fields(value, VERSION, "trail entry"));
-    }
-
-    @Override
-    public TrailLedger.OpenCall call(byte[] value) {
-        return callFields(StateReader.fields(value, VERSION, "open call entry"));
     }
 
     // ---------------------------------------------------------------------------------------------------- skeleton

@@ -37,13 +37,7 @@ class StateMigrationsTest {
         assertThat(c.state().inputRange()).isEqualTo(KAFKA_HALF);
         assertThat(store.ids.entries()).containsValues("h-1", "h-2", "h-3");
         assertThat(versionsOf(store)).isNotEmpty().containsOnly((int) StateFormat.VERSION);
-        store.skeleton = StateStorage.flush(c.state(), store);
-        assertThat(StateFormat.versionOf(store.skeleton)).isEqualTo(StateFormat.VERSION);
-
-        SessionState reloaded = store.load();
-        assertThat(reloaded.inputRange()).isEqualTo(KAFKA_HALF);
-        assertThat(StoredFormatGoldenTest.behaviour(reloaded))
-                .isEqualTo(StoredFormatGoldenTest.behaviour(StoredFormatGoldenTest.fresh()));
+        storeAndReload(c.state(), store);
     }
 
     @Test
@@ -55,14 +49,7 @@ class StateMigrationsTest {
         assertThat(c.storedVersion()).isEqualTo(2);
         assertThat(c.blobToReplace()).isFalse();
         assertThat(c.rangeFromFormerStore()).isTrue();
-        store.skeleton = StateStorage.flush(c.state(), store);
-        assertThat(StateFormat.versionOf(store.skeleton)).isEqualTo(StateFormat.VERSION);
-        assertThat(StateMigrations.keepsRangeApart(store.skeleton)).isFalse();
-
-        SessionState reloaded = store.load();
-        assertThat(reloaded.inputRange()).isEqualTo(KAFKA_HALF);
-        assertThat(StoredFormatGoldenTest.behaviour(reloaded))
-                .isEqualTo(StoredFormatGoldenTest.behaviour(StoredFormatGoldenTest.fresh()));
+        storeAndReload(c.state(), store);
     }
 
     @Test
@@ -98,6 +85,17 @@ class StateMigrationsTest {
     void shouldRefuseAnUnknownVersionLoudly() {
         assertThatThrownBy(() -> StateMigrations.readerOf(new byte[]{9, 0}, "turn entry"))
                 .hasMessageContaining("turn entry format version 9 is not supported here");
+    }
+
+    /** Stores the migrated state: a current skeleton holding the range; read back, it behaves as the events. */
+    private static void storeAndReload(SessionState migrated, StateStorage.InMemory store) {
+        store.skeleton = StateStorage.flush(migrated, store);
+        assertThat(StateFormat.versionOf(store.skeleton)).isEqualTo(StateFormat.VERSION);
+        assertThat(StateMigrations.keepsRangeApart(store.skeleton)).isFalse();
+        SessionState reloaded = store.load();
+        assertThat(reloaded.inputRange()).isEqualTo(KAFKA_HALF);
+        assertThat(StoredFormatGoldenTest.behaviour(reloaded))
+                .isEqualTo(StoredFormatGoldenTest.behaviour(StoredFormatGoldenTest.fresh()));
     }
 
     private static List<Integer> versionsOf(StateStorage.InMemory store) {
