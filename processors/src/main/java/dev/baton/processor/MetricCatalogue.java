@@ -43,6 +43,11 @@ public enum MetricCatalogue {
             "Events whose session state was found decoded in a decoded-state cache"),
     DECODED_STATE_CACHE_MISSES("decoded-state-cache-misses-total", "baton.decoded.state.cache.misses", Kind.COUNTER,
             "Events whose stored session state was read and decoded (not in a decoded-state cache)"),
+    // Counted by the global thread's policy store updater; every start re-reads the whole policies topic, so a refused
+    // record still on the topic is counted again on each instance at each start.
+    POLICY_RECORDS_REFUSED("policy-records-refused-total", "baton.policy.records.refused", Kind.COUNTER,
+            "Tenant policy records refused by the policy store (invalid or unreadable): the tenant keeps its last "
+                    + "valid policy"),
     /** The HTTP server's own (module service): no Kafka Streams metric behind it. */
     HTTP_TOKENS_VALID(null, "baton.http.tokens.valid", Kind.GAUGE,
             "1 while the query tokens file is valid (or none is configured), 0 while it cannot be read or is invalid "

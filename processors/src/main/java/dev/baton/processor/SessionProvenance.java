@@ -10,7 +10,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -30,9 +29,7 @@ import java.util.Map;
  * instead of its offset: the topic a backfill replays through is its own transport, so its offsets say nothing about
  * the input (and would differ between runs on a shared cluster).
  *
- * <p>Entry format of {@value #STORE} (format 2, big-endian, read only now): byte version 1, byte flags (1: Kafka half
- * present, 2: line half present), then if Kafka: UTF-8 topic length (int) and bytes, partition (int), first and last
- * offset (long); if lines: first and last line (long). About 40 bytes.
+ * <p>The layout of {@value #STORE}'s values (format 2, read only now) is the engine's {@code StateV2Reader}'s.
  */
 public final class SessionProvenance {
     /** Format 2's store of input ranges, read (and emptied) by migration only. */
@@ -52,9 +49,12 @@ public final class SessionProvenance {
                 Serdes.ByteArray()).withLoggingEnabled(Map.of()).withCachingEnabled();
     }
 
-    /** The range format 2 stored for the session, or null (none, or no store to migrate from). */
-    InputRange take(String sessionKey) {
-        return store == null ? null : decode(store.get(sessionKey));
+    /**
+     * The value format 2 stored for the session's range, or null (none, or no store to migrate from); read by
+     * {@code StateMigrations} (engine), which knows its layout.
+     */
+    byte[] take(String sessionKey) {
+        return store == null ? null : store.get(sessionKey);
     }
 
     /** Deletes the session's format-2 range, if it has one (no tombstone is written for a range never stored). */
@@ -108,43 +108,6 @@ public final class SessionProvenance {
             lastLine = line;
         }
         if (topic == null && firstLine == null) return null;
-        return new InputRange(topic, partition, firstOffset, lastOffset, firstLine, lastLine);
-    }
-
-    static byte[] encode(InputRange p) {
-        byte[] topic = p.topic() == null ? null : p.topic().getBytes(StandardCharsets.UTF_8);
-        int size = 2 + (topic == null ? 0 : 4 + topic.length + 4 + 16) + (p.firstLine() == null ? 0 : 16);
-        ByteBuffer b = ByteBuffer.allocate(size);
-        b.put((byte) 1);
-        b.put((byte) ((topic == null ? 0 : 1) | (p.firstLine() == null ? 0 : 2)));
-        if (topic != null) {
-            b.putInt(topic.length).put(topic).putInt(p.partition()).putLong(p.firstOffset()).putLong(p.lastOffset());
-        }
-        if (p.firstLine() != null) b.putLong(p.firstLine()).putLong(p.lastLine());
-        return b.array();
-    }
-
-    static InputRange decode(byte[] bytes) {
-        if (bytes == null) return null;
-        ByteBuffer b = ByteBuffer.wrap(bytes);
-        byte version = b.get();
-        if (version != 1) throw new IllegalStateException("unknown provenance entry version " + version);
-        byte flags = b.get();
-        String topic = null;
-        Integer partition = null;
-        Long firstOffset = null, lastOffset = null, firstLine = null, lastLine = null;
-        if ((flags & 1) != 0) {
-            byte[] t = new byte[b.getInt()];
-            b.get(t);
-            topic = new String(t, StandardCharsets.UTF_8);
-            partition = b.getInt();
-            firstOffset = b.getLong();
-            lastOffset = b.getLong();
-        }
-        if ((flags & 2) != 0) {
-            firstLine = b.getLong();
-            lastLine = b.getLong();
-        }
         return new InputRange(topic, partition, firstOffset, lastOffset, firstLine, lastLine);
     }
 }

@@ -3,10 +3,10 @@ package dev.baton.processor;
 import dev.baton.engine.layout.LayoutCache;
 import dev.baton.engine.state.EntryKind;
 import dev.baton.engine.state.HandoffIdLog;
-import dev.baton.engine.state.LegacyBlobV1;
 import dev.baton.engine.state.SessionEntries;
 import dev.baton.engine.state.SessionState;
 import dev.baton.engine.state.StateFormat;
+import dev.baton.engine.state.StateMigrations;
 import dev.baton.engine.state.StateStorage;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -37,9 +37,10 @@ import java.util.Map;
  *   <li>{@value #HANDOFF_ID_STORE}: the remembered hand-off ids, two entries per id ({@code ... 0x00 'I' id} →
  *       ordinal and {@code ... 0x00 'O' ordinal} → id: "seen?" and "forget the oldest").</li>
  * </ul>
- * A skeleton of format version 1 (the former single blob) is migrated on first load: decoded, written out as
- * entries, and its skeleton replaced. A skeleton of version 1 or 2 has no input range: it is taken once from format
- * 2's store {@value SessionProvenance#STORE} and deleted there when the session is stored (as version 3) or deleted.
+ * A session stored by an older format version is brought to the current one by {@link StateMigrations} when it is
+ * loaded (a version-1 blob's entries are written at once); a session of version 1 or 2 takes its input range from
+ * format 2's store {@value SessionProvenance#STORE}, which is deleted there when the session is stored (as the
+ * current version) or deleted.
  */
 public final class SessionRepository {
     public static final String SKELETON_STORE = "baton-session-state";
@@ -97,17 +98,12 @@ public final class SessionRepository {
         }
         DecodedStateCache.Decoded cached = cache.take(key, skeleton);
         if (cached != null) return new Loaded(key, cached.state(), cached.layouts(), skeleton, true, false, true, false);
-        int version = StateFormat.versionOf(skeleton);
-        SessionState state = version == LegacyBlobV1.VERSION ? migrate(key, skeleton)
-                : read(key, skeleton, entries, ids);
-        boolean formerRange = false;
-        if (version < StateFormat.VERSION) {
-            // formats 1 and 2 kept the input range in a store of its own: take it from there, once
-            state.inputRange(formerRanges.take(key));
-            formerRange = state.inputRange() != null;
-        }
-        return new Loaded(key, state, new LayoutCache(), version == LegacyBlobV1.VERSION ? null : skeleton, true, false,
-                false, formerRange);
+        Ids log = new Ids(prefix(key), ids);
+        StateMigrations.Current current = StateMigrations.load(skeleton, new Entries(prefix(key), entries), log,
+                () -> formerRanges.take(key));
+        log.flush(); // a version-1 session's remembered ids are written now, with its entries
+        return new Loaded(key, current.state(), new LayoutCache(), current.blobToReplace() ? null : skeleton, true,
+                false, false, current.rangeFromFormerStore());
     }
 
     /** Reads a stored state from read-only stores (interactive queries): null when the session has none. */
@@ -116,13 +112,7 @@ public final class SessionRepository {
                                     ReadOnlyKeyValueStore<Bytes, byte[]> ids) {
         byte[] skeleton = skeletons.get(key);
         if (skeleton == null) return null;
-        if (StateFormat.versionOf(skeleton) == LegacyBlobV1.VERSION) return LegacyBlobV1.decode(skeleton);
-        return read(key, skeleton, entries, ids);
-    }
-
-    private static SessionState read(String key, byte[] skeleton, ReadOnlyKeyValueStore<Bytes, byte[]> entries,
-                                     ReadOnlyKeyValueStore<Bytes, byte[]> ids) {
-        return StateStorage.load(skeleton, new Entries(prefix(key), entries), new Ids(prefix(key), ids));
+        return StateMigrations.read(skeleton, new Entries(prefix(key), entries), new Ids(prefix(key), ids));
     }
 
     private SessionState fresh(String key) {
@@ -136,18 +126,6 @@ public final class SessionRepository {
     private Ids idsOf(Loaded loaded, SessionState state) {
         if (state.handoffIds() instanceof Ids mine) return mine;
         throw new IllegalStateException("session " + loaded.key() + " keeps its hand-off ids elsewhere");
-    }
-
-    /** A v1 blob: its entries are written now; the caller's store then replaces the skeleton. */
-    private SessionState migrate(String key, byte[] blob) {
-        SessionState s = LegacyBlobV1.decode(blob);
-        Ids log = new Ids(prefix(key), ids);
-        StateStorage.rememberedIds(s).forEach(log::put);
-        StateStorage.writeAll(s, new Entries(prefix(key), entries));
-        log.flush();
-        s.useHandoffIds(log);
-        s.journal();
-        return s;
     }
 
     /**
@@ -169,7 +147,7 @@ public final class SessionRepository {
     void delete(String key) {
         cache.forget(key);
         byte[] skeleton = skeletons.get(key);
-        if (skeleton != null && StateFormat.versionOf(skeleton) < StateFormat.VERSION) formerRanges.forget(key);
+        if (skeleton != null && StateMigrations.keepsRangeApart(skeleton)) formerRanges.forget(key);
         skeletons.delete(key);
         deletePrefix(entries, prefix(key));
         deletePrefix(ids, prefix(key));

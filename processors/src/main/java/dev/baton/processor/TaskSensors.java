@@ -76,6 +76,10 @@ public final class TaskSensors implements AutoCloseable {
         counter(MetricCatalogue.PUNCTUATION_FAILURES).record();
     }
 
+    public void policyRecordRefused() {
+        counter(MetricCatalogue.POLICY_RECORDS_REFUSED).record();
+    }
+
     /** Thread-safe: a production exception handler may count from the producer's thread. */
     public synchronized void deadLetter(ErrorCode code) {
         deadLetters.computeIfAbsent(code, c -> {

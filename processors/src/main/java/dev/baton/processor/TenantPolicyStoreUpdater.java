@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * and the store is kept in memory, so every instance rebuilds it from the whole topic on every start, with the
  * configuration it runs with. Which policy a task saw before does not matter (docs/decisions.md).
  *
- * <p>A record cannot be dead-lettered from here (a global store's processor has no sink): the refusal is logged at
- * WARN with the reason, once per record, on every instance. Write policies with a check first
+ * <p>A record cannot be dead-lettered from here (a global store's processor has no sink, docs/decisions.md): the
+ * refusal is logged at WARN with the reason and counted ({@link MetricCatalogue#POLICY_RECORDS_REFUSED}), once per
+ * record and start, on every instance. Write policies with a check first
  * ({@code TenantPolicyDecoder.validate}) so that a bad one never reaches the topic. A {@link DependencyUnavailableException}
  * (the schema registry cannot be reached) is not about the record: it is thrown, failing the global thread rather
  * than skipping a policy that may be valid.
@@ -31,6 +32,7 @@ public final class TenantPolicyStoreUpdater implements Processor<String, byte[],
     private final String storeName;
     private final PolicyDecoder decoder;
     private KeyValueStore<String, byte[]> store;
+    private TaskSensors metrics;
 
     /** @param decoder checks each record (the value it returns is not kept: the store holds the record's bytes) */
     public TenantPolicyStoreUpdater(String storeName, PolicyDecoder decoder) {
@@ -41,6 +43,7 @@ public final class TenantPolicyStoreUpdater implements Processor<String, byte[],
     @Override
     public void init(ProcessorContext<Void, Void> context) {
         store = context.getStateStore(storeName);
+        metrics = new TaskSensors(context.metrics(), context.taskId().toString(), "tenant-policies");
     }
 
     @Override
@@ -55,8 +58,14 @@ public final class TenantPolicyStoreUpdater implements Processor<String, byte[],
         } catch (IllegalArgumentException e) {
             LOG.warn("Tenant policy record of {} refused; the tenant keeps {}: {}", record.key(),
                     store.get(record.key()) != null ? "its last valid policy" : "the default policy", e.getMessage());
+            metrics.policyRecordRefused();
             return;
         }
         store.put(record.key(), record.value());
+    }
+
+    @Override
+    public void close() {
+        if (metrics != null) metrics.close();
     }
 }

@@ -51,6 +51,7 @@ class ApplicationMetersTest {
                     .contains("baton_render_time_milliseconds_total 0.0")
                     .contains("baton_render_time_max_milliseconds 0.0")
                     .contains("baton_punctuation_failures_total 0.0")
+                    .contains("baton_policy_records_refused_total 0.0")
                     .contains("baton_decoded_state_cache_bytes 0.0")
                     .contains("baton_decoded_state_cache_sessions 0.0")
                     .contains("baton_decoded_state_cache_hits_total 0.0")

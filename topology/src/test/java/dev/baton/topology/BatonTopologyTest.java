@@ -272,6 +272,25 @@ class BatonTopologyTest {
         assertThat(outputs.get(1)).isEqualTo(outputs.get(0));
     }
 
+    /** The policy store's updater cannot dead-letter (a global processor has no sink): it counts what it refuses. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"json", "avro"})
+    void shouldCountARefusedPolicyRecordAndNotAValidOne(String format) {
+        try (Harness h = new Harness(Map.of(BatonConfig.FORMAT, format))) {
+            h.policy("small", "{\"tenant_id\":\"small\",\"transcript_budget_chars\":2000}");
+            h.policy("small", null); // a tombstone is not refused either
+            assertThat(h.metric("policy-records-refused-total")).isZero();
+
+            h.policy("small", "{\"tenant_id\":\"small\",\"max_waiting_handoffs\":0}"); // out of bounds
+            assertThat(h.metric("policy-records-refused-total")).isEqualTo(1);
+            h.policy("other", "{\"tenant_id\":\"small\"}"); // the key is not the tenant_id
+            assertThat(h.metric("policy-records-refused-total")).isEqualTo(2);
+            h.policy("small", "{\"tenant_id\":\"small\",\"transcript_budget_chars\":3000}");
+            assertThat(h.metric("policy-records-refused-total")).isEqualTo(2);
+            assertThat(h.metric("dead-letters-total")).as("nothing dead-lettered").isZero();
+        }
+    }
+
     private static long messageChars(Harness.Out snapshot) {
         return snapshot.value().get("stats").get("message_chars").asLong();
     }

@@ -2,26 +2,21 @@ package dev.baton.engine.state;
 
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Role;
-import dev.baton.engine.model.StepStatus;
 import dev.baton.engine.model.Target;
 import dev.baton.engine.model.ToolCall;
 import dev.baton.engine.model.ToolStep;
 import dev.baton.engine.model.Turn;
 import dev.baton.engine.snapshot.InputRange;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
- * The stored format of a session's state, version {@value #VERSION}: an explicit binary layout, written and read
- * field by field in the order below (primitives in {@link Binary}: zig-zag varints, length-prefixed UTF-8 with -1
- * for null, one-byte booleans, counted lists). Every value starts with the version byte; a reader refuses a version
- * it does not know rather than misread it. Version 2 values are read as well: the entries' layouts are the same in
- * 2 and 3, and a version-2 skeleton is a version-3 skeleton without its last field, the input range (which version 2
- * kept in a store of its own; the processor takes it from there once, see docs/state-format.md). Version 1 (the
- * single JSON blob of Baton before per-turn entries) is read by {@link LegacyBlobV1} and migrated (see
- * docs/operations.md, "Stored state"). Renaming a Java field changes nothing here: the layout is this code and
- * docs/state-format.md, and {@code StoredFormatGoldenTest} decodes committed bytes of every version.
+ * The stored format of a session's state, version {@value #VERSION}, and its writer: an explicit binary layout,
+ * written field by field in the order below (primitives in {@link Binary}: zig-zag varints, length-prefixed UTF-8
+ * with -1 for null, one-byte booleans, counted lists). Every value starts with the version byte. Reading is the
+ * readers' job, one per stored version ({@link StateV3Reader} for this one, {@link StateV2Reader},
+ * {@link StateV1Reader}), and {@link StateMigrations} brings an older session to this version: a reader refuses a
+ * version it does not know rather than misread it (see docs/state-format.md and docs/operations.md, "Stored state").
+ * Renaming a Java field changes nothing here: the layout is this code and docs/state-format.md, and
+ * {@code StoredFormatGoldenTest} decodes committed bytes of every version.
  *
  * <pre>
  * skeleton   := 3 ordering transcript ledger actors handoffs counters input
@@ -52,9 +47,8 @@ import java.util.List;
  * ASSISTANT 1, SYSTEM 2, TOOL 3; status OK 0, ERROR 1, CLEARED 2; target LOCAL 0, CLAUDE_CLI 1.
  */
 public final class StateFormat {
+    /** The version written: every value written starts with it. */
     public static final byte VERSION = 3;
-    /** The previous version, still read: the same entries, and a skeleton without the input range. */
-    public static final byte VERSION_2 = 2;
 
     private StateFormat() {
     }
@@ -65,20 +59,7 @@ public final class StateFormat {
         return value[0];
     }
 
-    private static Binary.Reader reader(byte[] value, String what) {
-        int v = versionOf(value);
-        if (v != VERSION && v != VERSION_2) {
-            throw new IllegalStateException(what + " format version " + v + " is not supported here (expected "
-                    + VERSION + " or " + VERSION_2 + "); see docs/operations.md, \"Stored state\"");
-        }
-        return new Binary.Reader(value, 1);
-    }
-
     // ---------------------------------------------------------------------------------------------------- skeleton
-
-    /** A decoded skeleton: the state without its entries, and the seqs of the head turns (-1 when none). */
-    record Skeleton(SessionState state, long headUserSeq, long headAssistantSeq) {
-    }
 
     static byte[] encodeSkeleton(SessionState s) {
         Binary.Writer w = new Binary.Writer(256).raw(VERSION);
@@ -107,51 +88,6 @@ public final class StateFormat {
         return w.bytes();
     }
 
-    static Skeleton decodeSkeleton(byte[] bytes) {
-        Binary.Reader r = reader(bytes, "session skeleton");
-        SessionState s = new SessionState();
-        Ordering o = s.ordering;
-        o.nextSeq = r.num();
-        o.lastAppliedSeq = r.num();
-        o.firstAppliedSeq = r.num();
-        o.turnCount = r.num();
-        o.heldBytes = r.num();
-        o.heldSinceMillis = r.num();
-        for (int i = 0, n = r.count(); i < n; i++) o.missing.add(range(r));
-        if (r.bool()) o.olderMissing = range(r);
-        long headUser = r.num();
-        long headAssistant = r.num();
-        Compacted c = s.transcript.compacted;
-        c.count = r.num();
-        c.fromSeq = r.num();
-        c.toSeq = r.num();
-        c.lineChars = r.num();
-        c.overflow = r.bool();
-        s.ledger.manifestUnlisted = r.num();
-        s.ledger.nextCallOrdinal = r.num();
-        Actors a = s.actors;
-        a.primaryAgent = r.str();
-        a.firstActor = r.str();
-        a.anotherActorActed = r.bool();
-        a.agents.addAll(r.strs());
-        a.moreAgents = r.bool();
-        HandoffQueue h = s.handoffs;
-        h.firstIdOrdinal = r.num();
-        h.nextIdOrdinal = r.num();
-        h.duplicateHandoffs = r.num();
-        for (int i = 0, n = r.count(); i < n; i++) {
-            Handoff hf = handoff(r);
-            h.waiting.add(new HandoffQueue.WaitingHandoff(hf, r.num(), r.num()));
-        }
-        s.duplicateTurns = r.num();
-        s.lastEventMillis = r.num();
-        s.closedAtMillis = r.num();
-        s.compaction = r.bool();
-        if (versionOf(bytes) >= VERSION) s.inputRange = input(r);
-        r.end();
-        return new Skeleton(s, headUser, headAssistant);
-    }
-
     private static void input(Binary.Writer w, InputRange p) {
         if (p == null) {
             w.raw(0);
@@ -164,32 +100,8 @@ public final class StateFormat {
         if (lines) w.num(p.firstLine()).num(p.lastLine());
     }
 
-    private static InputRange input(Binary.Reader r) {
-        int flags = r.raw();
-        if (flags > 3) throw new IllegalArgumentException("bad input range flags " + flags);
-        if (flags == 0) return null;
-        String topic = null;
-        Integer partition = null;
-        Long firstOffset = null, lastOffset = null, firstLine = null, lastLine = null;
-        if ((flags & 1) != 0) {
-            topic = r.str();
-            partition = (int) r.num();
-            firstOffset = r.num();
-            lastOffset = r.num();
-        }
-        if ((flags & 2) != 0) {
-            firstLine = r.num();
-            lastLine = r.num();
-        }
-        return new InputRange(topic, partition, firstOffset, lastOffset, firstLine, lastLine);
-    }
-
     private static void range(Binary.Writer w, MissingRange r) {
         w.num(r.from()).num(r.to()).num(r.count());
-    }
-
-    private static MissingRange range(Binary.Reader r) {
-        return new MissingRange(r.num(), r.num(), r.num());
     }
 
     private static void handoff(Binary.Writer w, Handoff h) {
@@ -198,21 +110,6 @@ public final class StateFormat {
         if (h.asOfSeq() != null) w.num(h.asOfSeq());
         w.bool(h.messageBudgetChars() != null);
         if (h.messageBudgetChars() != null) w.num(h.messageBudgetChars());
-    }
-
-    private static Handoff handoff(Binary.Reader r) {
-        String id = r.str();
-        String from = r.str();
-        String to = r.str();
-        Target target = switch (r.raw()) {
-            case 0 -> Target.LOCAL;
-            case 1 -> Target.CLAUDE_CLI;
-            default -> throw new IllegalArgumentException("bad target byte");
-        };
-        String brief = r.str();
-        Long asOf = r.bool() ? r.num() : null;
-        Integer budget = r.bool() ? (int) r.num() : null;
-        return new Handoff(id, from, to, target, brief, asOf, budget);
     }
 
     // ---------------------------------------------------------------------------------------------------- entries
@@ -261,37 +158,6 @@ public final class StateFormat {
         return s == null ? 0 : s.length();
     }
 
-    static StoredTurn decodeTurn(byte[] bytes) {
-        Binary.Reader r = reader(bytes, "turn entry");
-        StoredTurn t = new StoredTurn();
-        t.seq = r.num();
-        t.agent = r.str();
-        t.role = role(r.raw());
-        t.text = r.str();
-        if (r.bool()) {
-            int n = r.count();
-            t.trail = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) t.trail.add(step(r));
-        }
-        if (r.bool()) {
-            int n = r.count();
-            t.calls = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                StoredTurn.LegacyCall c = new StoredTurn.LegacyCall(r.str(), r.str(), r.str());
-                c.result = r.str();
-                c.answeredBySeq = r.num();
-                t.calls.add(c);
-            }
-        }
-        t.toolNames = new ArrayList<>(r.strs());
-        t.trailBearing = r.bool();
-        t.manifested = r.bool();
-        if (r.bool()) t.answers = new StoredTurn.ResolvedCall(r.num(), r.str(), r.str(), r.str(), r.str());
-        t.toolCallId = r.str();
-        r.end();
-        return t;
-    }
-
     static byte[] encodeHeld(Turn t) {
         Binary.Writer w = new Binary.Writer(64 + t.text().length()).raw(VERSION);
         w.num(t.seq()).str(t.agent()).raw(role(t.role())).str(t.text()).num(t.trail().size());
@@ -302,36 +168,8 @@ public final class StateFormat {
         return w.bytes();
     }
 
-    static Turn decodeHeld(byte[] bytes) {
-        Binary.Reader r = reader(bytes, "held turn entry");
-        long seq = r.num();
-        String agent = r.str();
-        Role role = role(r.raw());
-        String text = r.str();
-        int n = r.count();
-        List<ToolStep> trail = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) trail.add(step(r));
-        n = r.count();
-        List<ToolCall> calls = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) calls.add(new ToolCall(r.str(), r.str(), r.str()));
-        Turn t = new Turn(seq, agent, role, text, trail, calls, r.str(), r.str(), r.str());
-        r.end();
-        return t;
-    }
-
     static byte[] encodeDigest(long seq, String line) {
         return new Binary.Writer(16 + line.length()).raw(VERSION).num(seq).str(line).bytes();
-    }
-
-    /** A digest line entry: its seq and line. */
-    record DigestEntry(long seq, String line) {
-    }
-
-    static DigestEntry decodeDigest(byte[] bytes) {
-        Binary.Reader r = reader(bytes, "digest line entry");
-        DigestEntry d = new DigestEntry(r.num(), r.str());
-        r.end();
-        return d;
     }
 
     static byte[] encodeTrail(TrailEntry e) {
@@ -339,24 +177,9 @@ public final class StateFormat {
                 .bool(e.manifested).bytes();
     }
 
-    static TrailEntry decodeTrail(byte[] bytes) {
-        Binary.Reader r = reader(bytes, "trail entry");
-        TrailEntry e = new TrailEntry(r.num(), r.str(), r.strs(), r.num());
-        e.manifested = r.bool();
-        r.end();
-        return e;
-    }
-
     static byte[] encodeCall(TrailLedger.OpenCall c) {
         return new Binary.Writer(64).raw(VERSION).num(c.ordinal()).num(c.callingSeq()).str(c.agent()).str(c.callId())
                 .str(c.tool()).str(c.arguments()).bytes();
-    }
-
-    static TrailLedger.OpenCall decodeCall(byte[] bytes) {
-        Binary.Reader r = reader(bytes, "open call entry");
-        TrailLedger.OpenCall c = new TrailLedger.OpenCall(r.num(), r.num(), r.str(), r.str(), r.str(), r.str());
-        r.end();
-        return c;
     }
 
     private static void step(Binary.Writer w, ToolStep s) {
@@ -367,36 +190,12 @@ public final class StateFormat {
         });
     }
 
-    private static ToolStep step(Binary.Reader r) {
-        String callId = r.str();
-        String tool = r.str();
-        String args = r.str();
-        String result = r.str();
-        StepStatus status = switch (r.raw()) {
-            case 0 -> StepStatus.OK;
-            case 1 -> StepStatus.ERROR;
-            case 2 -> StepStatus.CLEARED;
-            default -> throw new IllegalArgumentException("bad step status byte");
-        };
-        return new ToolStep(callId, tool, args, result, status);
-    }
-
     private static int role(Role role) {
         return switch (role) {
             case USER -> 0;
             case ASSISTANT -> 1;
             case SYSTEM -> 2;
             case TOOL -> 3;
-        };
-    }
-
-    private static Role role(int b) {
-        return switch (b) {
-            case 0 -> Role.USER;
-            case 1 -> Role.ASSISTANT;
-            case 2 -> Role.SYSTEM;
-            case 3 -> Role.TOOL;
-            default -> throw new IllegalArgumentException("bad role byte " + b);
         };
     }
 }

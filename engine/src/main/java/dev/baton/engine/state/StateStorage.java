@@ -5,10 +5,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Stores a {@link SessionState} as a small skeleton plus one entry per item ({@link EntryKind}), in
+ * Stores a {@link SessionState} as a small skeleton plus one entry per item ({@link EntryKind}), in the current
  * {@link StateFormat}: {@link #flush} writes only what the state's journal says changed (one event: its own turn,
  * perhaps a few entries it changed or dropped, and the skeleton); {@link #load} reads a skeleton and the session's
- * entries back. Hand-off ids are not entries here: they live in the state's {@link HandoffIdLog}.
+ * entries back, each value with the reader of its version ({@link StateMigrations#readerOf}). Hand-off ids are not
+ * entries here: they live in the state's {@link HandoffIdLog}.
  */
 public final class StateStorage {
     private StateStorage() {
@@ -82,27 +83,28 @@ public final class StateStorage {
      * journal on and {@code ids} as its hand-off id log.
      */
     public static SessionState load(byte[] skeleton, SessionEntries entries, HandoffIdLog ids) {
-        StateFormat.Skeleton sk = StateFormat.decodeSkeleton(skeleton);
+        StateReader.Skeleton sk = StateMigrations.readerOf(skeleton, "session skeleton").skeleton(skeleton);
         SessionState s = sk.state();
         List<TrailEntry> trails = new ArrayList<>();
+        // each entry is read by the reader of its own version (a session migrated in place holds older entries)
         entries.scan((kind, number, value) -> {
             switch (kind) {
                 case TURN -> {
-                    StoredTurn t = StateFormat.decodeTurn(value);
+                    StoredTurn t = StateMigrations.readerOf(value, "turn entry").turn(value);
                     if (t.seq == sk.headUserSeq()) s.transcript.headUser = t;
                     else if (t.seq == sk.headAssistantSeq()) s.transcript.headAssistant = t;
                     else s.transcript.addReadBack(t);
                     s.transcript.weight += t.weight();
                 }
-                case HELD -> s.ordering.held.put(number, StateFormat.decodeHeld(value));
+                case HELD -> s.ordering.held.put(number, StateMigrations.readerOf(value, "held turn entry").held(value));
                 case DIGEST -> {
-                    StateFormat.DigestEntry d = StateFormat.decodeDigest(value);
+                    StateReader.DigestEntry d = StateMigrations.readerOf(value, "digest line entry").digest(value);
                     s.transcript.compacted.lines.add(d.line());
                     s.transcript.compacted.lineSeqs.add(d.seq());
                 }
-                case TRAIL -> trails.add(StateFormat.decodeTrail(value));
+                case TRAIL -> trails.add(StateMigrations.readerOf(value, "trail entry").trail(value));
                 case CALL -> {
-                    TrailLedger.OpenCall c = StateFormat.decodeCall(value);
+                    TrailLedger.OpenCall c = StateMigrations.readerOf(value, "open call entry").call(value);
                     s.ledger.openCalls.put(c.callId(), c);
                 }
             }

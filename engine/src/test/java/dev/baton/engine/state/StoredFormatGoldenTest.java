@@ -61,7 +61,7 @@ class StoredFormatGoldenTest {
 
     @Test
     void shouldDecodeTheV1GoldenBlobIntoAStateThatBehavesAsTheEvents() throws IOException {
-        SessionState v1 = LegacyBlobV1.decode(Files.readAllBytes(V1));
+        SessionState v1 = StateV1Reader.read(Files.readAllBytes(V1));
         assertThat(v1.heldCount()).isEqualTo(1);
         assertThat(v1.waitingHandoffs()).isEqualTo(1);
         assertThat(v1.rememberedHandoffIds()).isEqualTo(3);
@@ -72,7 +72,7 @@ class StoredFormatGoldenTest {
 
     @Test
     void shouldMigrateTheV1GoldenBlobToEntriesAndKeepItsBehaviour() throws IOException {
-        SessionState v1 = LegacyBlobV1.decode(Files.readAllBytes(V1));
+        SessionState v1 = StateV1Reader.read(Files.readAllBytes(V1));
         StateStorage.InMemory stored = StateStorage.InMemory.of(v1);
         assertThat(StateFormat.versionOf(stored.skeleton)).isEqualTo(StateFormat.VERSION);
         assertThat(behaviour(stored.load())).isEqualTo(behaviour(fresh()));

@@ -20,10 +20,10 @@ import java.util.TreeMap;
 /**
  * Reads format version 1: Baton's earlier single-blob session state (one version byte {@code 1}, then the whole state
  * as JSON, written by the former {@code SessionStateCodec}), and turns it into a {@link SessionState} that
- * {@link StateStorage} then stores as a skeleton and entries. The JSON's field names are frozen in {@link V1} below,
+ * {@link StateMigrations} then stores as a skeleton and entries of the current version. The JSON's field names are frozen in {@link V1} below,
  * so no later change to the state's classes can silently lose an old state (see {@code StoredFormatGoldenTest}).
  */
-public final class LegacyBlobV1 {
+public final class StateV1Reader {
     public static final byte VERSION = 1;
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
@@ -33,7 +33,7 @@ public final class LegacyBlobV1 {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
 
-    private LegacyBlobV1() {
+    private StateV1Reader() {
     }
 
     /** The v1 layout, field for field. */
@@ -118,7 +118,7 @@ public final class LegacyBlobV1 {
     }
 
     /** Decodes a v1 blob into a state whose hand-off ids are in memory (ordinals 0..n-1, oldest first). */
-    public static SessionState decode(byte[] bytes) {
+    public static SessionState read(byte[] bytes) {
         if (bytes == null || bytes.length == 0) throw new IllegalArgumentException("empty session state");
         if (bytes[0] != VERSION) throw new IllegalStateException("not a v1 session state: version " + bytes[0]);
         V1 v;
