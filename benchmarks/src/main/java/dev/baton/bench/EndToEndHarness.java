@@ -87,12 +87,12 @@ public final class EndToEndHarness {
     /** The harness's settings (see the class comment for the flags). */
     record Flags(int turns, int sessions, int partitions, String format, int handoffEvery, double sizeFactor,
                  int latencySamples, int timeoutSeconds, boolean skipBaseline, Map<String, String> settings,
-                 int loadRate) {
+                 int loadRate, boolean skipPassThrough) {
         static Flags parse(String[] args) {
             int turns = 30_000, sessions = 300, partitions = 4, handoffEvery = 25, latency = 50, timeout = 600;
             String format = "avro";
             double factor = 0.1;
-            boolean skipBaseline = false;
+            boolean skipBaseline = false, skipPassThrough = false;
             int loadRate = 0;
             Map<String, String> settings = new TreeMap<>();
             for (int i = 0; i < args.length; i++) {
@@ -106,6 +106,7 @@ public final class EndToEndHarness {
                     case "--latency-samples" -> latency = Integer.parseInt(args[++i]);
                     case "--timeout-seconds" -> timeout = Integer.parseInt(args[++i]);
                     case "--skip-baseline" -> skipBaseline = true;
+                    case "--skip-passthrough" -> skipPassThrough = true;
                     case "--load-rate" -> loadRate = Integer.parseInt(args[++i]);
                     case "--set" -> SettingFlag.put(settings, args[++i]);
                     default -> throw new IllegalArgumentException("unknown flag " + args[i]);
@@ -115,7 +116,7 @@ public final class EndToEndHarness {
                 throw new IllegalArgumentException("--format must be avro or json");
             }
             return new Flags(turns, sessions, partitions, format, handoffEvery, factor, latency, timeout,
-                    skipBaseline, settings, loadRate);
+                    skipBaseline, settings, loadRate, skipPassThrough);
         }
     }
 
@@ -126,7 +127,7 @@ public final class EndToEndHarness {
     /** What one application did. */
     record Outcome(String name, long records, double seconds, long outputs, long deadLetters, long internalBytes,
                    long[] latencyMicros, double steadyPerSecond, Map<String, Long> changelogRecords,
-                   double cpuMicrosPerRecord, long outputBytes) {
+                   double cpuMicrosPerRecord, long outputBytes, long outputValueBytes) {
         double recordsPerSecond() {
             return records / seconds;
         }
@@ -143,15 +144,25 @@ public final class EndToEndHarness {
     private EndToEndHarness() {
     }
 
+    /** One run's outcomes (the pass-through and the floors null when skipped). */
+    record Run(Flags flags, Input input, Outcome passThrough, Outcome storeOnly, Outcome storeAndEmit, Outcome baton,
+               double seconds) {
+    }
+
     public static void main(String[] args) throws Exception {
-        Flags flags = Flags.parse(args);
+        Run r = run(Flags.parse(args));
+        report(r.flags(), r.input(), r.passThrough(), r.storeOnly(), r.storeAndEmit(), r.baton(), r.seconds());
+    }
+
+    /** Produces the input, runs the applications on it one after the other, checks their output; one broker. */
+    static Run run(Flags flags) throws Exception {
         String run = Long.toString(System.currentTimeMillis(), 36);
         System.out.printf(Locale.ROOT, "end-to-end: %s%n", flags);
         long started = System.nanoTime();
         try (EmbeddedKafka kafka = EmbeddedKafka.start(Map.of("message.max.bytes", Integer.toString(8 * 1024 * 1024)))) {
             BatonConfig baton = batonConfig(kafka, flags, run);
             kafka.createTopics(flags.partitions(), baton.sessionEventsTopic(), baton.contextSnapshotsTopic(),
-                    baton.deadLettersTopic(), BASELINE_OUT);
+                    baton.deadLettersTopic(), BASELINE_OUT, EMIT_FLOOR_OUT);
             kafka.createTopics(1, Map.of("cleanup.policy", "compact"), baton.tenantPoliciesTopic().orElseThrow());
 
             SessionEventEncoder encoder = SessionEventEncoder.forFormat(flags.format(),
@@ -162,7 +173,7 @@ public final class EndToEndHarness {
                     input.seconds());
 
             Outcome base = null;
-            if (!flags.skipBaseline()) {
+            if (!flags.skipBaseline() && !flags.skipPassThrough()) {
                 Properties props = baselineProperties(baton, run);
                 Topology passThrough = new Topology();
                 passThrough.addSource("bench-source", new ByteArrayDeserializer(), new ByteArrayDeserializer(),
@@ -170,7 +181,7 @@ public final class EndToEndHarness {
                 passThrough.addSink("bench-sink", BASELINE_OUT, new ByteArraySerializer(), new ByteArraySerializer(),
                         "bench-source");
                 base = runApplication(kafka, "baseline pass-through", passThrough, props, baton.sessionEventsTopic(),
-                        BASELINE_OUT, null, flags, encoder);
+                        BASELINE_OUT, null, true, flags, encoder);
                 check(base.outputs() == input.records(), "baseline passed " + base.outputs() + " of "
                         + input.records() + " records");
             }
@@ -181,21 +192,52 @@ public final class EndToEndHarness {
                 props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("bench-floor-").toString());
                 floor = runApplication(kafka, "store-only floor", storeOnlyFloor(baton.sessionEventsTopic(),
                                 BatonCodecs.forConfig(baton).events()), props,
-                        baton.sessionEventsTopic(), null, null, flags, encoder);
+                        baton.sessionEventsTopic(), null, null, false, flags, encoder);
+            }
+            Outcome emitFloor = null;
+            EmittedSizes sizes = null;
+            if (!flags.skipBaseline()) {
+                // Before timing: what Baton will emit for each hand-off of the input as it now is (the pass-through's
+                // latency hand-offs included), rendered and encoded by the engine and Baton's encoder.
+                long t0 = System.nanoTime();
+                BatonCodecs codecs = BatonCodecs.forConfig(baton);
+                sizes = EmittedSizes.render(kafka, baton.sessionEventsTopic(), codecs.events(), codecs.snapshots(),
+                        baton.contextSnapshotsTopic(), baton.defaultPolicy());
+                System.out.printf(Locale.ROOT, "store-and-emit floor: %,d hand-offs of %,.1f MB rendered in %.1f s "
+                        + "(before timing)%n", sizes.count(), sizes.totalBytes() / 1e6, (System.nanoTime() - t0) / 1e9);
+                Properties props = baselineProperties(baton, run);
+                props.put(StreamsConfig.APPLICATION_ID_CONFIG, "bench-emit-floor-" + run);
+                props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("bench-emit-floor-").toString());
+                // no latency phase: its hand-offs would be new to the sizes rendered above
+                emitFloor = runApplication(kafka, "store-and-emit floor", StoreAndEmitFloor.topology(
+                                baton.sessionEventsTopic(), EMIT_FLOOR_OUT, codecs.events(), sizes), props,
+                        baton.sessionEventsTopic(), EMIT_FLOOR_OUT, null, false, flags, encoder);
+                check(emitFloor.outputs() == sizes.count(), "the store-and-emit floor emitted " + emitFloor.outputs()
+                        + " records for " + sizes.count() + " hand-offs");
             }
             Outcome ours = runApplication(kafka, "baton", BatonTopology.buildTopology(baton),
                     BatonTopology.streamsProperties(baton), baton.sessionEventsTopic(), baton.contextSnapshotsTopic(),
-                    baton.deadLettersTopic(), flags, encoder);
+                    baton.deadLettersTopic(), true, flags, encoder);
             // The baseline's latency hand-offs are in the input too (new ids: each yields a snapshot).
             long handoffs = input.handoffs() + (base == null ? 0 : flags.latencySamples());
             check(ours.outputs() == handoffs, "baton emitted " + ours.outputs() + " snapshots for " + handoffs
                     + " hand-offs");
             check(ours.deadLetters() == 0, "baton dead-lettered " + ours.deadLetters() + " records");
-            report(flags, input, base, floor, ours, (System.nanoTime() - started) / 1e9);
+            if (sizes != null) {
+                // The floor emits what Baton emits, or its figures mean nothing: same records, same value bytes.
+                System.out.printf(Locale.ROOT, "emitted value bytes: baton %,d in %,d records, store-and-emit floor "
+                                + "%,d in %,d records (%s)%n", ours.outputValueBytes(), ours.outputs(),
+                        emitFloor.outputValueBytes(), emitFloor.outputs(),
+                        ours.outputValueBytes() == emitFloor.outputValueBytes() ? "equal"
+                                : String.format(Locale.ROOT, "floor / baton %.4f",
+                                (double) emitFloor.outputValueBytes() / ours.outputValueBytes()));
+            }
+            return new Run(flags, input, base, floor, emitFloor, ours, (System.nanoTime() - started) / 1e9);
         }
     }
 
     static final String FLOOR_STORE = "bench-floor-store";
+    static final String EMIT_FLOOR_OUT = "bench.emit-floor-out";
 
     /**
      * The store-only floor, as the targets define it: "each event {@code put} once into one changelogged RocksDB store
@@ -332,8 +374,8 @@ public final class EndToEndHarness {
      * output counts, then latency of single hand-offs; closes it.
      */
     static Outcome runApplication(EmbeddedKafka kafka, String name, Topology topology, Properties props,
-                                  String inputTopic, String outputTopic, String deadLetterTopic, Flags flags,
-                                  SessionEventEncoder encoder) throws Exception {
+                                  String inputTopic, String outputTopic, String deadLetterTopic,
+                                  boolean timeLatency, Flags flags, SessionEventEncoder encoder) throws Exception {
         String appId = props.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
         System.out.printf(Locale.ROOT, "%s: starting (%s)%n", name, appId);
         CountDownLatch running = new CountDownLatch(1);
@@ -382,7 +424,8 @@ public final class EndToEndHarness {
             long outputBytes = outputTopic == null ? 0 : topicBytes(admin, outputTopic);
             System.out.printf(Locale.ROOT, "%s: %,d records in %.1f s; internal topics hold %,.1f MB%n", name,
                     records, seconds, internalBytes / 1e6);
-            long outputs = outputTopic == null ? 0 : countRecords(kafka, outputTopic);
+            long[] emitted = outputTopic == null ? new long[2] : countRecordsAndBytes(kafka, outputTopic);
+            long outputs = emitted[0];
             long deadLetters = deadLetterTopic == null ? 0 : countRecords(kafka, deadLetterTopic);
             Map<String, Long> changelogs = new TreeMap<>();
             for (String topic : admin.listTopics().names().get()) {
@@ -391,11 +434,11 @@ public final class EndToEndHarness {
                             countRecords(kafka, topic));
                 }
             }
-            long[] latency = outputTopic == null ? new long[0] : latency(kafka, inputTopic, outputTopic, flags, encoder,
-                    name);
+            long[] latency = outputTopic == null || !timeLatency ? new long[0] : latency(kafka, inputTopic, outputTopic,
+                    flags, encoder, name);
             if (outputTopic != null) printThreadTimes(name, streams);
             return new Outcome(name, records, seconds, outputs, deadLetters, internalBytes, latency, steady,
-                    changelogs, cpu / 1e3 / records, outputBytes);
+                    changelogs, cpu / 1e3 / records, outputBytes, emitted[1]);
         } finally {
             streams.close(Duration.ofSeconds(60));
             streams.cleanUp();
@@ -501,17 +544,25 @@ public final class EndToEndHarness {
 
     /** Committed records in a topic (read_committed: aborted records and transaction markers are not counted). */
     static long countRecords(EmbeddedKafka kafka, String topic) {
+        return countRecordsAndBytes(kafka, topic)[0];
+    }
+
+    /** Committed records in a topic and the sum of their values' sizes. */
+    static long[] countRecordsAndBytes(EmbeddedKafka kafka, String topic) {
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerProperties(kafka))) {
             List<TopicPartition> parts = new ArrayList<>();
             consumer.partitionsFor(topic).forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
             consumer.assign(parts);
             consumer.seekToBeginning(parts);
             Map<TopicPartition, Long> ends = consumer.endOffsets(parts);
-            long count = 0;
+            long count = 0, bytes = 0;
             while (parts.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
-                count += consumer.poll(Duration.ofMillis(200)).count();
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    count++;
+                    if (r.value() != null) bytes += r.value().length; // changelogs hold tombstones
+                }
             }
-            return count;
+            return new long[] {count, bytes};
         }
     }
 
@@ -677,23 +728,29 @@ public final class EndToEndHarness {
         }
     }
 
-    private static void report(Flags flags, Input input, Outcome base, Outcome floor, Outcome ours,
-                               double totalSeconds) {
+    static void report(Flags flags, Input input, Outcome base, Outcome floor, Outcome emitFloor, Outcome ours,
+                       double totalSeconds) {
         System.out.println();
         System.out.printf(Locale.ROOT, "== end-to-end, exactly-once, %d partitions, %s, %,d records "
                         + "(%,d turns over %,d sessions, %,d hand-offs), %.1f MB ==%n", flags.partitions(),
                 flags.format(), input.records(), input.turns(), flags.sessions(), input.handoffs(),
                 input.bytes() / 1e6);
-        System.out.printf(Locale.ROOT, "  %-22s %10s %9s %9s %9s %10s %10s %9s %12s%n", "application", "records",
-                "records/s", "steady/s", "seconds", "lat p50 ms", "lat p99 ms", "outputs", "internal MB");
-        for (Outcome o : new Outcome[]{base, floor, ours}) {
+        System.out.printf(Locale.ROOT, "  %-22s %10s %9s %9s %9s %10s %10s %9s %12s %10s %18s%n", "application",
+                "records", "records/s", "steady/s", "seconds", "lat p50 ms", "lat p99 ms", "outputs", "internal MB",
+                "CPU us/rec", "baton/this CPU rec/s");
+        for (Outcome o : new Outcome[]{base, floor, emitFloor, ours}) {
             if (o == null) continue;
-            System.out.printf(Locale.ROOT, "  %-22s %,10d %,9.0f %,9.0f %9.1f %10.1f %10.1f %,9d %12.1f%n", o.name(),
-                    o.records(), o.recordsPerSecond(), o.steadyPerSecond(), o.seconds(), o.percentile(0.5) / 1e3,
-                    o.percentile(0.99) / 1e3, o.outputs(), o.internalBytes() / 1e6);
+            // Baton as a share of this application: by CPU per record (this one's / Baton's) and by records/s
+            String share = o == ours ? "" : String.format(Locale.ROOT, "%.3f · %.3f",
+                    o.cpuMicrosPerRecord() / ours.cpuMicrosPerRecord(), ours.recordsPerSecond() / o.recordsPerSecond());
+            System.out.printf(Locale.ROOT, "  %-22s %,10d %,9.0f %,9.0f %9.1f %10.1f %10.1f %,9d %12.1f %10.1f %18s%n",
+                    o.name(), o.records(), o.recordsPerSecond(), o.steadyPerSecond(), o.seconds(),
+                    o.percentile(0.5) / 1e3, o.percentile(0.99) / 1e3, o.outputs(), o.internalBytes() / 1e6,
+                    o.cpuMicrosPerRecord(), share);
         }
-        System.out.println("  (steady/s: records/s from the first commit seen on, leaving out start-up)");
-        for (Outcome o : new Outcome[]{base, floor, ours}) {
+        System.out.println("  (steady/s: records/s from the first commit seen on, leaving out start-up; baton/this: "
+                + "Baton as a share of that application, by CPU per record and by records/s)");
+        for (Outcome o : new Outcome[]{base, floor, emitFloor, ours}) {
             if (o == null || o.latencyMicros().length == 0) continue;
             System.out.printf(Locale.ROOT, "  latency of %s, ms (%,d hand-offs%s): p50 %.1f, p90 %.1f, p99 %.1f, "
                             + "p99.9 %.1f, max %.1f%n", o.name(), o.latencyMicros().length,
@@ -702,7 +759,7 @@ public final class EndToEndHarness {
                     o.percentile(0.999) / 1e3, o.percentile(1.0) / 1e3);
         }
         System.out.printf(Locale.ROOT, "  CPU of the application's threads per record: %s%n",
-                java.util.stream.Stream.of(base, floor, ours).filter(java.util.Objects::nonNull)
+                java.util.stream.Stream.of(base, floor, emitFloor, ours).filter(java.util.Objects::nonNull)
                         .map(o -> String.format(Locale.ROOT, "%s %.1f us", o.name(), o.cpuMicrosPerRecord()))
                         .collect(java.util.stream.Collectors.joining(", ")));
         if (floor != null) {
@@ -711,7 +768,11 @@ public final class EndToEndHarness {
                     base == null ? "-" : String.format(Locale.ROOT, "%.3f",
                             base.cpuMicrosPerRecord() / ours.cpuMicrosPerRecord()));
         }
-        for (Outcome o : new Outcome[]{floor, ours}) {
+        if (emitFloor != null) {
+            System.out.printf(Locale.ROOT, "  by CPU per record: baton / store-and-emit floor %.3f (target >= 0.8)%n",
+                    emitFloor.cpuMicrosPerRecord() / ours.cpuMicrosPerRecord());
+        }
+        for (Outcome o : new Outcome[]{floor, emitFloor, ours}) {
             if (o == null || o.changelogRecords().isEmpty()) continue;
             StringBuilder sb = new StringBuilder();
             o.changelogRecords().forEach((store, n) -> sb.append(String.format(Locale.ROOT, " %s %,d (%.2f)", store, n,
@@ -727,16 +788,24 @@ public final class EndToEndHarness {
         if (floor != null) {
             System.out.printf(Locale.ROOT, "  ratio baton / store-only floor: records/s %.3f (steady %.3f; target >= 0.8)%n",
                     ours.recordsPerSecond() / floor.recordsPerSecond(), ours.steadyPerSecond() / floor.steadyPerSecond());
+            if (emitFloor != null) {
+                System.out.printf(Locale.ROOT, "  ratio baton / store-and-emit floor: records/s %.3f (steady %.3f; "
+                                + "target >= 0.8)%n", ours.recordsPerSecond() / emitFloor.recordsPerSecond(),
+                        ours.steadyPerSecond() / emitFloor.steadyPerSecond());
+            }
             System.out.printf(Locale.ROOT, "  changelog bytes / input bytes: baton %.2f (target <= 2.5), floor %.2f%n",
                     (double) ours.internalBytes() / input.bytes(), (double) floor.internalBytes() / input.bytes());
-            System.out.printf(Locale.ROOT, "  output bytes / input bytes (what each emits; the floor emits nothing): baton "
-                    + "%.2f (%,.1f MB of snapshots)%s%n", (double) ours.outputBytes() / input.bytes(),
-                    ours.outputBytes() / 1e6, base == null ? "" : String.format(Locale.ROOT, ", pass-through %.2f",
+            System.out.printf(Locale.ROOT, "  output bytes / input bytes (what each emits; the store-only floor emits "
+                    + "nothing): baton %.2f (%,.1f MB of snapshots)%s%s%n", (double) ours.outputBytes() / input.bytes(),
+                    ours.outputBytes() / 1e6, emitFloor == null ? "" : String.format(Locale.ROOT,
+                            ", store-and-emit floor %.2f", (double) emitFloor.outputBytes() / input.bytes()),
+                    base == null ? "" : String.format(Locale.ROOT, ", pass-through %.2f",
                             (double) base.outputBytes() / input.bytes()));
         }
-        System.out.printf(Locale.ROOT, "  per-event time: baton %.1f us, floor %s us, pass-through %s us "
-                        + "(%,d turns per session)%n", 1e6 / ours.recordsPerSecond(),
+        System.out.printf(Locale.ROOT, "  per-event time: baton %.1f us, floor %s us, store-and-emit floor %s us, "
+                        + "pass-through %s us (%,d turns per session)%n", 1e6 / ours.recordsPerSecond(),
                 floor == null ? "-" : String.format(Locale.ROOT, "%.1f", 1e6 / floor.recordsPerSecond()),
+                emitFloor == null ? "-" : String.format(Locale.ROOT, "%.1f", 1e6 / emitFloor.recordsPerSecond()),
                 base == null ? "-" : String.format(Locale.ROOT, "%.1f", 1e6 / base.recordsPerSecond()),
                 flags.turns() / Math.max(1, flags.sessions()));
         System.out.printf(Locale.ROOT, "  whole run %.0f s%n", totalSeconds);
