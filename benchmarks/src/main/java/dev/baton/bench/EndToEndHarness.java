@@ -332,13 +332,19 @@ public final class EndToEndHarness {
         long records = 0, handoffs = 0, bytes = 0;
         long clock = 1_767_225_600_000L; // 2026-01-01T00:00:00Z; event times only need to be plausible
         long start = System.nanoTime();
+        // A send that fails (seen on a loaded machine: the broker refused a retried batch as out of sequence) would
+        // leave a gap in a session: the run would measure another input than the one it reports.
+        java.util.concurrent.atomic.AtomicReference<Exception> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        org.apache.kafka.clients.producer.Callback onFailure = (meta, e) -> {
+            if (e != null) failed.compareAndSet(null, e);
+        };
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerProperties(kafka))) {
             for (long i = 0; i < flags.turns(); i++) {
                 int s = (int) (i % flags.sessions());
                 Turn t = streams.get(s).next();
                 byte[] value = encoder.encode(topic, EventJson.turn("e-" + s + "-t" + t.seq(), TENANT,
                         sessionId(s), clock += 10, t));
-                producer.send(new ProducerRecord<>(topic, key(s), value));
+                producer.send(new ProducerRecord<>(topic, key(s), value), onFailure);
                 records++;
                 bytes += value.length;
                 if (++applied[s] % flags.handoffEvery() == 0) {
@@ -349,7 +355,7 @@ public final class EndToEndHarness {
                             n % 2 == 0 ? "Take over from here." : null, null, null);
                     byte[] hv = encoder.encode(topic, EventJson.handoff("e-" + s + "-h" + n, TENANT, sessionId(s),
                             clock += 10, h));
-                    producer.send(new ProducerRecord<>(topic, key(s), hv));
+                    producer.send(new ProducerRecord<>(topic, key(s), hv), onFailure);
                     records++;
                     handoffs++;
                     bytes += hv.length;
@@ -357,6 +363,7 @@ public final class EndToEndHarness {
             }
             producer.flush();
         }
+        check(failed.get() == null, "the input was not produced whole: " + failed.get());
         return new Input(records, flags.turns(), handoffs, bytes, (System.nanoTime() - start) / 1e9);
     }
 
