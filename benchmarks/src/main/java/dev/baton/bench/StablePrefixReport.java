@@ -3,6 +3,7 @@ package dev.baton.bench;
 import dev.baton.egress.SnapshotEncoder;
 import dev.baton.engine.ContextEngine;
 import dev.baton.engine.layout.LayoutCache;
+import dev.baton.engine.model.Role;
 import dev.baton.engine.model.Turn;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Snapshot;
@@ -24,7 +25,8 @@ import java.util.Locale;
  * same LOCAL receiver every {@code --every} turns, as the processor does it (the emitted snapshot's print remembered in
  * the state); each snapshot is also rendered with steps off from the same state, for R5's longest tail beside it.
  *
- * <p>{@code StablePrefixReport [--turns 1000] [--every 25] [--size-factor 0.1] [--seeds 3] [--steps 0,4000,...]}
+ * <p>{@code StablePrefixReport [--turns 1000] [--every 25] [--size-factor 0.1] [--seeds 3] [--steps 0,4000,...]
+ * [--text-only false]}
  * prints one row per step: hand-offs, stable prefix as a share of the messages' characters and of the encoded snapshot
  * bytes (Avro, Confluent framing), and per hand-off the mean turns shown and message characters, against R5's.
  */
@@ -50,12 +52,14 @@ public final class StablePrefixReport {
         double sizeFactor = 0.1;
         int seeds = 3;
         List<Integer> steps = List.of(0, 4_000, 16_000, 64_000);
+        boolean textOnly = false;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--turns" -> turns = Integer.parseInt(args[i + 1]);
                 case "--every" -> every = Integer.parseInt(args[i + 1]);
                 case "--size-factor" -> sizeFactor = Double.parseDouble(args[i + 1]);
                 case "--seeds" -> seeds = Integer.parseInt(args[i + 1]);
+                case "--text-only" -> textOnly = Boolean.parseBoolean(args[i + 1]);
                 case "--steps" -> {
                     List<Integer> s = new ArrayList<>();
                     for (String v : args[i + 1].split(",")) s.add(Integer.parseInt(v.strip()));
@@ -65,12 +69,13 @@ public final class StablePrefixReport {
             }
         }
         System.out.printf(Locale.ROOT, "sessions: %d × %d turns, size factor %.2f, a LOCAL hand-off every %d turns, "
-                + "default policy (400,000-character budget)%n", seeds, turns, sizeFactor, every);
+                + "default policy (400,000-character budget)%s%n", seeds, turns, sizeFactor, every,
+                textOnly ? ", tool activity as plain text (no trails, so no manifest)" : "");
         System.out.println("| trim_step_chars | hand-offs (trimmed) | stable / message chars | stable / snapshot bytes "
                 + "| turns shown (R5's) | message chars (R5's) |");
         System.out.println("|---:|---:|---:|---:|---:|---:|");
         for (int step : steps) {
-            Totals t = run(turns, every, sizeFactor, seeds, step);
+            Totals t = run(turns, every, sizeFactor, seeds, step, textOnly);
             System.out.printf(Locale.ROOT, "| %,d | %d (%d) | %.1f %% | %.1f %% | %.1f (%.1f) | %,d (%,d) |%n", step,
                     t.handoffs, t.trimmed, 100.0 * t.stableChars / Math.max(1, t.messageChars),
                     100.0 * t.stableChars / Math.max(1, t.snapshotBytes),
@@ -79,7 +84,7 @@ public final class StablePrefixReport {
         }
     }
 
-    static Totals run(int turns, int every, double sizeFactor, int seeds, int step) {
+    static Totals run(int turns, int every, double sizeFactor, int seeds, int step, boolean textOnly) {
         Policy policy = Policy.builder().trimStepChars(step).build();
         Policy longest = policy.toBuilder().trimStepChars(0).build();
         SnapshotEncoder encoder = SnapshotEncoder.avro(MockSchemaRegistry.forScope("stable-prefix"));
@@ -88,6 +93,7 @@ public final class StablePrefixReport {
         for (long seed = 1; seed <= seeds; seed++) {
             List<Turn> session = SessionGenerator.session(turns, seed,
                     SessionGenerator.Sizes.REALISTIC.scaled(sizeFactor));
+            if (textOnly) session = textOnly(session);
             SessionState state = SessionState.empty();
             for (int i = 0; i < session.size(); i++) {
                 state.offerTurn(session.get(i), policy, 0L);
@@ -108,6 +114,20 @@ public final class StablePrefixReport {
             }
         }
         return t;
+    }
+
+    /**
+     * The same session without tool activity: trails and legacy calls dropped, a TOOL turn's result as its agent's
+     * text (the same seqs and about the same sizes, and no manifest, whose changes end every prefix at the head).
+     */
+    static List<Turn> textOnly(List<Turn> session) {
+        List<Turn> out = new ArrayList<>(session.size());
+        for (Turn t : session) {
+            Role role = t.role() == Role.TOOL ? Role.ASSISTANT : t.role();
+            String text = t.text().isEmpty() && role == Role.ASSISTANT ? "(working)" : t.text();
+            out.add(new Turn(t.seq(), t.agent(), role, text, List.of(), List.of(), null, null, null));
+        }
+        return out;
     }
 
     /** Turns the middle leaves out (0 when the transcript was not trimmed). */
