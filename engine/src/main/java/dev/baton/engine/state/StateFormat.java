@@ -373,8 +373,14 @@ public final class StateFormat {
         return w.bytes();
     }
 
+    /** A PREFIX entry (only ever written as version 3: it has no older layout to read). */
     static PrefixLedger.Remembered decodePrefix(byte[] bytes) {
-        Binary.Reader r = reader(bytes, "prefix print entry");
+        if (bytes == null || bytes.length == 0 || bytes[0] != VERSION) {
+            throw new IllegalStateException("prefix print entry format version "
+                    + (bytes == null || bytes.length == 0 ? "(empty)" : bytes[0]) + " is not supported here (expected "
+                    + VERSION + ")");
+        }
+        Binary.Reader r = new Binary.Reader(bytes, 1);
         long ordinal = r.num();
         String receiver = r.str();
         long anchor = r.num();
