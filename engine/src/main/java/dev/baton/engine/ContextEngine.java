@@ -20,6 +20,7 @@ import dev.baton.engine.retention.RetentionPlanner;
 import dev.baton.engine.snapshot.Framing;
 import dev.baton.engine.snapshot.Message;
 import dev.baton.engine.snapshot.Parity;
+import dev.baton.engine.snapshot.PrefixPrint;
 import dev.baton.engine.snapshot.Retention;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.snapshot.Stats;
@@ -76,6 +77,28 @@ public final class ContextEngine {
      */
     public static Snapshot render(String tenantId, String sessionId, SessionState state, ReadyHandoff ready,
                                   Policy policy, Tokenizers tokenizers, LayoutCache layouts) {
+        return render(tenantId, sessionId, state, ready, policy, tokenizers, layouts, false).snapshot();
+    }
+
+    /**
+     * A snapshot to emit and, for a LOCAL target, the print of its messages ({@link PrefixPrint}, null for
+     * CLAUDE_CLI): the caller that emits the snapshot gives it to {@link SessionState#rememberPrint}, so that the
+     * receiver's next snapshot reports its stable prefix against this one and the trim step starts from its tail.
+     */
+    public record Rendered(Snapshot snapshot, PrefixPrint print) {
+    }
+
+    /**
+     * {@link #render(String, String, SessionState, ReadyHandoff, Policy, Tokenizers, LayoutCache)} for a snapshot
+     * that is emitted: the same snapshot, with the print to remember. Does not modify the state.
+     */
+    public static Rendered renderWithPrint(String tenantId, String sessionId, SessionState state, ReadyHandoff ready,
+                                           Policy policy, Tokenizers tokenizers, LayoutCache layouts) {
+        return render(tenantId, sessionId, state, ready, policy, tokenizers, layouts, true);
+    }
+
+    private static Rendered render(String tenantId, String sessionId, SessionState state, ReadyHandoff ready,
+                                   Policy policy, Tokenizers tokenizers, LayoutCache layouts, boolean print) {
         layouts.prune(state);
         Handoff h = ready.handoff();
         String receiver = h.toAgent();
@@ -88,6 +111,8 @@ public final class ContextEngine {
 
         TruncationLog log = new TruncationLog();
         List<Message> messages = List.of();
+        long tailSeq = -1;
+        boolean markerMiddle = false;
         Parity parity = new Parity(receiver, 0, 0);
         if (h.target() == Target.LOCAL) {
             SegmentBuilder.Layout layout = SegmentBuilder.build(state, plan, ready.pendingMissing(), layouts);
@@ -100,6 +125,8 @@ public final class ContextEngine {
             manifest = trimmed.manifest();
             HeadTailTrim.Result transcript = trimmed.transcript();
             messages = MessageWriter.write(transcript.segments(), receiver);
+            tailSeq = transcript.tailSeq();
+            markerMiddle = transcript.markerMiddle();
             for (Segment s : transcript.segments()) {
                 log.addAll(s.notes());
                 if (s.kind() == Segment.Kind.STEP && s.step().outcome() == StepView.Outcome.CLEARED) {
@@ -128,13 +155,21 @@ public final class ContextEngine {
                 counts.add(new EncodingTokenCount(encoding, TokenMeasure.ofMessages(messages, t), t.count(brick.text())));
             }
         }
+        // Stable prefix (docs/rendering.md): against the receiver's last emitted LOCAL snapshot, kept in the state.
+        PrefixPrint.Comparison prefix = null;
+        if (h.target() == Target.LOCAL) {
+            PrefixPrint previous = state.prefixPrint(receiver);
+            if (previous != null || print) prefix = PrefixPrint.compare(messages, previous, tailSeq, markerMiddle);
+        }
         Retention retention = new Retention(plan.expanded(), plan.inlined(),
                 manifest == null ? List.of() : manifest.listedSeqs(), manifest == null ? 0 : manifest.unlisted(),
                 plan.trailBytes());
-        return new Snapshot(SessionKey.of(tenantId, sessionId).snapshotId(h.handoffId()), tenantId, sessionId, h.handoffId(),
-                h.fromAgent(), receiver, h.target(), state.lastAppliedSeq(), state.turnCount(), ready.occurredAtMillis(),
-                framing, brick.text(), messages, retention, log.list(),
-                new Stats(messageChars, brickChars, tokens, counts), parity);
+        Snapshot snapshot = new Snapshot(SessionKey.of(tenantId, sessionId).snapshotId(h.handoffId()), tenantId,
+                sessionId, h.handoffId(), h.fromAgent(), receiver, h.target(), state.lastAppliedSeq(),
+                state.turnCount(), ready.occurredAtMillis(), framing, brick.text(), messages, retention, log.list(),
+                new Stats(messageChars, brickChars, tokens, counts, prefix == null ? null : prefix.stableChars()),
+                parity);
+        return new Rendered(snapshot, prefix == null || !print ? null : prefix.print());
     }
 
     /** A transcript trimmed to one character budget, with the manifest rendered for that budget. */

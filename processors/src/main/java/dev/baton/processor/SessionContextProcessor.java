@@ -266,7 +266,12 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                                   List<ReadyHandoff> ready, Policy policy) {
         if (ready.isEmpty()) return List.of();
         List<Snapshot> out = new ArrayList<>(ready.size());
-        for (ReadyHandoff handoff : ready) out.add(fitted(tenantId, sessionId, state, layouts, handoff, policy));
+        for (ReadyHandoff handoff : ready) {
+            ContextEngine.Rendered r = fitted(tenantId, sessionId, state, layouts, handoff, policy);
+            // The emitted snapshot's print: the receiver's next snapshot measures its stable prefix against it.
+            if (r.print() != null) state.rememberPrint(handoff.handoff().toAgent(), r.print());
+            out.add(r.snapshot());
+        }
         return out;
     }
 
@@ -277,12 +282,13 @@ public final class SessionContextProcessor implements Processor<String, InboundE
      * tiny messages, whose per-message overhead no policy bounds. Below the minimum budget the snapshot is returned
      * as it is: the snapshot writer then finds it too large and dead-letters its record as INTERNAL.
      */
-    private Snapshot fitted(String tenantId, String sessionId, SessionState state, LayoutCache layouts,
-                            ReadyHandoff handoff, Policy policy) {
+    private ContextEngine.Rendered fitted(String tenantId, String sessionId, SessionState state, LayoutCache layouts,
+                                          ReadyHandoff handoff, Policy policy) {
         long limit = (long) options.maxOutputBytes() - RECORD_OVERHEAD_BYTES;
-        Snapshot snapshot = timedRender(tenantId, sessionId, state, layouts, handoff, policy);
+        ContextEngine.Rendered snapshot = timedRender(tenantId, sessionId, state, layouts, handoff, policy);
         int budget = policy.transcriptBudgetFor(handoff.handoff().messageBudgetChars());
-        while (SnapshotSize.of(snapshot, options.encoding()) > limit && budget > policy.minTranscriptBudgetChars()) {
+        while (SnapshotSize.of(snapshot.snapshot(), options.encoding()) > limit
+                && budget > policy.minTranscriptBudgetChars()) {
             budget = Math.max(policy.minTranscriptBudgetChars(), budget / 2);
             Handoff h = handoff.handoff();
             Handoff lowered = new Handoff(h.handoffId(), h.fromAgent(), h.toAgent(), h.target(), h.brief(),
@@ -295,11 +301,11 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         return snapshot;
     }
 
-    private Snapshot timedRender(String tenantId, String sessionId, SessionState state, LayoutCache layouts,
-                                 ReadyHandoff handoff, Policy policy) {
+    private ContextEngine.Rendered timedRender(String tenantId, String sessionId, SessionState state,
+                                               LayoutCache layouts, ReadyHandoff handoff, Policy policy) {
         long start = System.nanoTime();
-        Snapshot snapshot = ContextEngine.render(tenantId, sessionId, state, handoff, policy, options.tokenizers(),
-                layouts);
+        ContextEngine.Rendered snapshot = ContextEngine.renderWithPrint(tenantId, sessionId, state, handoff, policy,
+                options.tokenizers(), layouts);
         metrics.renderNanos(System.nanoTime() - start);
         return snapshot;
     }

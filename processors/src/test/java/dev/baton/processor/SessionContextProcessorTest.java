@@ -173,6 +173,26 @@ class SessionContextProcessorTest {
     }
 
     @Test
+    void shouldReportTheStablePrefixAgainstTheReceiversPreviousSnapshotFromTheStoredState() {
+        Rig rig = new Rig(Policy.defaults(), 0); // no decoded-state cache: every event reads the stored state
+        for (long seq = 0; seq < 30; seq++) rig.send(turn(seq));
+        rig.send(new Handoff("h1", null, "qwen", Target.LOCAL, null, null, null));
+        for (long seq = 30; seq < 40; seq++) rig.send(turn(seq));
+        rig.send(new Handoff("h2", null, "qwen", Target.LOCAL, null, null, null));
+        rig.send(new Handoff("h3", null, "opus", Target.LOCAL, null, null, null));
+        rig.send(new Handoff("h4", null, "qwen", Target.CLAUDE_CLI, null, null, null));
+        List<Object> out = rig.forwarded("snapshots");
+        assertThat(out).hasSize(4);
+        Snapshot first = (Snapshot) out.get(0);
+        assertThat(first.stats().stablePrefixChars()).as("nothing to compare with").isNull();
+        assertThat(((Snapshot) out.get(1)).stats().stablePrefixChars()).as("the conversation only grew")
+                .isEqualTo(first.stats().messageChars());
+        assertThat(((Snapshot) out.get(2)).stats().stablePrefixChars()).as("another receiver's first").isNull();
+        assertThat(((Snapshot) out.get(3)).stats().stablePrefixChars()).as("CLAUDE_CLI: no transcript").isNull();
+        assertThat(rig.entries(EntryKind.PREFIX)).as("one print per LOCAL receiver").isEqualTo(2);
+    }
+
+    @Test
     void shouldDeadLetterALateTurnWithItsOriginalBytes() {
         Policy oneHeld = Policy.builder().maxHeldTurns(1).build();
         Rig rig = new Rig(oneHeld, SessionProcessorOptions.DEFAULT_DECODED_CACHE_BYTES);

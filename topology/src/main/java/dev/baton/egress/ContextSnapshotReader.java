@@ -89,7 +89,7 @@ public final class ContextSnapshotReader {
                 new Retention(r.getExpandedSeqs(), r.getInlinedSeqs(), r.getManifestSeqs(), r.getManifestUnlisted(), r.getTrailBytes()),
                 truncations,
                 new Stats(c.getStats().getMessageChars(), c.getStats().getBrickChars(), c.getStats().getEstimatedTokens(),
-                        tokenCounts(c.getStats().getTokenCounts())),
+                        tokenCounts(c.getStats().getTokenCounts()), c.getStats().getStablePrefixChars()),
                 new Parity(c.getParity().getReferenceAgent(), c.getParity().getReferenceItems(), c.getParity().getCoveredItems()),
                 provenance(c.getProvenance()));
     }

@@ -117,7 +117,8 @@ public interface SnapshotEncoder {
                         new ArrayList<>(r.manifestSeqs()), r.manifestUnlisted(), r.trailBytes()))
                 .setTruncations(truncations)
                 .setStats(new dev.baton.avro.Stats(s.stats().messageChars(), s.stats().brickChars(),
-                        s.stats().estimatedTokens(), tokenCounts(s.stats().tokenCounts())))
+                        s.stats().estimatedTokens(), tokenCounts(s.stats().tokenCounts()),
+                        s.stats().stablePrefixChars()))
                 .setParity(new dev.baton.avro.Parity(s.parity().referenceAgent(), s.parity().referenceItems(),
                         s.parity().coveredItems()))
                 .setProvenance(provenance(s.provenance()))

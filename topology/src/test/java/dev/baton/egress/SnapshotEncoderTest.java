@@ -57,6 +57,22 @@ class SnapshotEncoderTest {
     }
 
     @Test
+    void shouldCarryTheStablePrefixThroughAvroAndJsonAndCoverItByTheContentHash() {
+        Snapshot s = snapshot();
+        Stats t = s.stats();
+        Snapshot withPrefix = new Snapshot(s.snapshotId(), s.tenantId(), s.sessionId(), s.handoffId(), s.fromAgent(),
+                s.toAgent(), s.target(), s.asOfSeq(), s.turnCount(), s.occurredAtMillis(), s.framing(), s.brick(),
+                s.messages(), s.retention(), s.truncations(),
+                new Stats(t.messageChars(), t.brickChars(), t.estimatedTokens(), null, 1_024L), s.parity());
+        byte[] value = SnapshotEncoder.avro(registry).encode(TOPIC, withPrefix);
+        assertThat(ContextSnapshotReader.avro(registry).readSnapshot(value)).isEqualTo(withPrefix);
+        String line = SnapshotEncoder.toJsonLine(withPrefix);
+        assertThat(line).contains("\"token_counts\":null,\"stable_prefix_chars\":1024}");
+        assertThat(SnapshotEncoder.toAvro(withPrefix).getContentSha256())
+                .isNotEqualTo(SnapshotEncoder.toAvro(s).getContentSha256());
+    }
+
+    @Test
     void shouldWriteAStableJsonLineInSchemaOrder() {
         String line = SnapshotEncoder.toJsonLine(snapshot());
 
@@ -68,7 +84,7 @@ class SnapshotEncoderTest {
         assertThat(line).contains("\"tool_calls\":[{\"call_id\":\"c1\",\"tool\":\"grep\",\"arguments\":{\"z\":1.0,\"a\":1e5}}]");
         assertThat(line).contains("\"content\":\"fix it ✓\"");
         assertThat(line).contains("\"stats\":{\"message_chars\":40,\"brick_chars\":23,\"estimated_tokens\":16,"
-                + "\"token_counts\":null},"
+                + "\"token_counts\":null,\"stable_prefix_chars\":null},"
                 + "\"parity\":{\"reference_agent\":\"claude\",\"reference_items\":5,\"covered_items\":5},"
                 + "\"synthetic\":null,\"provenance\":null,\"content_sha256\":\"");
         assertThat(line).matches(".*\"content_sha256\":\"[0-9a-f]{64}\"}");

@@ -63,7 +63,10 @@ public record Policy(
         /* The encoding transcriptBudgetTokens counts in (e.g. o200k_base, cl100k_base). */
         String transcriptBudgetEncoding,
         /* Encodings whose exact token counts go into stats.token_counts, comma-separated; empty: no counting. */
-        String tokenCountEncodings) {
+        String tokenCountEncodings,
+        /* R5 with steps (docs/rendering.md, "Trim step"): the tail's first turn moves by at least this many
+           characters at a time, so that hand-offs in a row share their prefix; 0: off (the longest tail). */
+        int trimStepChars) {
 
     public static final String DEFAULT_OWNER_PROMPT =
             "You are {agent}. This conversation is yours from the start: every turn in it is your own work."
@@ -85,7 +88,8 @@ public record Policy(
             30_000L, 100, 10_000, 1_000, 16,
             3_600_000L, 7L * 24 * 3_600_000L, 1024 * 1024,
             DEFAULT_OWNER_PROMPT, DEFAULT_CONTINUITY_PROMPT,
-            0, DEFAULT_TOKEN_ENCODING, "");
+            0, DEFAULT_TOKEN_ENCODING, "",
+            0);
 
     /** The contract's defaults. */
     public static Policy defaults() {
@@ -173,7 +177,7 @@ public record Policy(
 
     /** Mutable builder; every setter keeps the other values. */
     public static final class Builder {
-        public int transcriptBudgetTokens;
+        public int transcriptBudgetTokens, trimStepChars;
         public String transcriptBudgetEncoding, tokenCountEncodings;
         public int transcriptBudgetChars, minTranscriptBudgetChars, digestBudgetChars, expandedTrailTurns,
                 inlineTrailBytes, manifestCapChars, brickBudgetLocalChars, brickBudgetCliChars, brickResultCapChars,
@@ -211,6 +215,7 @@ public record Policy(
             transcriptBudgetTokens = p.transcriptBudgetTokens;
             transcriptBudgetEncoding = p.transcriptBudgetEncoding;
             tokenCountEncodings = p.tokenCountEncodings;
+            trimStepChars = p.trimStepChars;
         }
 
         public Builder transcriptBudgetChars(int v) { transcriptBudgetChars = v; return this; }
@@ -241,6 +246,7 @@ public record Policy(
         public Builder transcriptBudgetTokens(int v) { transcriptBudgetTokens = v; return this; }
         public Builder transcriptBudgetEncoding(String v) { transcriptBudgetEncoding = v; return this; }
         public Builder tokenCountEncodings(String v) { tokenCountEncodings = v; return this; }
+        public Builder trimStepChars(int v) { trimStepChars = v; return this; }
 
         public Policy build() {
             return new Policy(transcriptBudgetChars, minTranscriptBudgetChars, digestBudgetChars, expandedTrailTurns,
@@ -249,7 +255,7 @@ public record Policy(
                     maxHeldTurns, maxHeldBytes, handoffWaitMillis, maxWaitingHandoffs, rememberedHandoffIds,
                     maxOpenLegacyCalls, missingRangesKept, closedGraceMillis, idleTtlMillis, maxRecordBytes,
                     ownerFramingPrompt, continuityFramingPrompt, transcriptBudgetTokens, transcriptBudgetEncoding,
-                    tokenCountEncodings);
+                    tokenCountEncodings, trimStepChars);
         }
     }
 }

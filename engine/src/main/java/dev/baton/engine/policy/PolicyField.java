@@ -69,14 +69,19 @@ public enum PolicyField {
             (b, v) -> b.transcriptBudgetEncoding((String) v),
             "The encoding of the token cap: o200k_base, cl100k_base, p50k_base, p50k_edit or r50k_base."),
     TOKEN_COUNT_ENCODINGS(Type.TEXT, 0, Policy::tokenCountEncodings, (b, v) -> b.tokenCountEncodings((String) v),
-            "Comma-separated encodings counted exactly into stats.token_counts; empty: no counting.");
+            "Comma-separated encodings counted exactly into stats.token_counts; empty: no counting."),
+    // Issue 22 (stable prefix): trimming in steps, off by default.
+    TRIM_STEP_CHARS(Type.INT, 0, Policy::trimStepChars, (b, v) -> b.trimStepChars((int) (long) v),
+            "Trim in steps: once over budget, the tail's first turn moves by at least this many characters at a time "
+                    + "(hand-offs in a row share their prefix; the tail is up to this much shorter); 0: off.");
 
     /** How a field's value is written: a whole number that fits an {@code int} or a {@code long}, or text. */
     public enum Type { INT, LONG, TEXT }
 
-    /** Fields that are Baton's own extensions (token caps and counts), not the contract's. */
+    /** Fields that are Baton's own extensions (token caps and counts, trim steps), not the contract's. */
     public static final java.util.Set<PolicyField> EXTENSIONS =
-            java.util.EnumSet.of(TRANSCRIPT_BUDGET_TOKENS, TRANSCRIPT_BUDGET_ENCODING, TOKEN_COUNT_ENCODINGS);
+            java.util.EnumSet.of(TRANSCRIPT_BUDGET_TOKENS, TRANSCRIPT_BUDGET_ENCODING, TOKEN_COUNT_ENCODINGS,
+                    TRIM_STEP_CHARS);
 
     private final Type type;
     private final long min;

@@ -15,7 +15,12 @@ public enum EntryKind {
     /** A trail-bearing turn as the retention plan sees it (R3): {@link TrailEntry}, keyed by seq. */
     TRAIL('R'),
     /** A legacy call not yet answered, keyed by the ordinal of its registration (their order). */
-    CALL('C');
+    CALL('C'),
+    /**
+     * The print of a receiver's last LOCAL snapshot ({@code PrefixPrint}: stable prefix and trim step), keyed by an
+     * ordinal that grows with every snapshot remembered (recency order).
+     */
+    PREFIX('P');
 
     private final byte code;
 

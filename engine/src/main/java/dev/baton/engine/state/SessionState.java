@@ -1,6 +1,7 @@
 package dev.baton.engine.state;
 
 import dev.baton.engine.snapshot.InputRange;
+import dev.baton.engine.snapshot.PrefixPrint;
 import dev.baton.engine.model.CompactJson;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Role;
@@ -42,6 +43,7 @@ public final class SessionState {
     final TrailLedger ledger = new TrailLedger();
     final Actors actors = new Actors();
     final HandoffQueue handoffs = new HandoffQueue();
+    final PrefixLedger prefixes = new PrefixLedger();
 
     // ---- counters and times
     long duplicateTurns;
@@ -76,6 +78,7 @@ public final class SessionState {
             ordering.journal = journal;
             transcript.journal = journal;
             ledger.journal = journal;
+            prefixes.journal = journal;
         }
         return journal;
     }
@@ -304,6 +307,33 @@ public final class SessionState {
     }
 
     // =====================================================================================================
+    // Stable prefix (docs/rendering.md, "Stable prefix" and "Trim step")
+
+    /** The print of {@code receiver}'s last LOCAL snapshot of this session, or null when none is remembered. */
+    public PrefixPrint prefixPrint(String receiver) {
+        return prefixes.of(receiver);
+    }
+
+    /** The first seq of the tail of the session's last remembered (trimmed) snapshot, or -1: the trim step's anchor. */
+    public long trimAnchorSeq() {
+        return prefixes.anchorSeq();
+    }
+
+    /** Whether the middle of the session's last remembered (trimmed) snapshot was the bare marker, not the digest. */
+    public boolean trimAnchorMarker() {
+        return prefixes.anchorMarker();
+    }
+
+    /**
+     * Remembers the print of a LOCAL snapshot emitted for {@code receiver} (the caller does it for the snapshots it
+     * emits, not for previews): the next snapshot for the same receiver reports its stable prefix against it, and its
+     * anchor is where the next trim step starts. At most {@value PrefixLedger#MAX_RECEIVERS} receivers are kept.
+     */
+    public void rememberPrint(String receiver, PrefixPrint print) {
+        prefixes.remember(receiver, print);
+    }
+
+    // =====================================================================================================
     // Time
 
     /** Wall-clock punctuation: settles gaps held too long, releases hand-offs that waited too long. */
@@ -422,9 +452,10 @@ public final class SessionState {
     public void inputRange(InputRange range) { inputRange = range; }
     /**
      * Approximate heap bytes of this state: the objects every state has ({@link #STATE_OVERHEAD_BYTES}), the turns it
-     * holds at their heap size, and its held turns (a cache's weight; see {@code StoredTurn#weight}).
+     * holds at their heap size, its held turns and its remembered prefix prints (a cache's weight; see
+     * {@code StoredTurn#weight}).
      */
-    public long weight() { return STATE_OVERHEAD_BYTES + transcript.weight + ordering.heldBytes; }
+    public long weight() { return STATE_OVERHEAD_BYTES + transcript.weight + ordering.heldBytes + prefixes.weight(); }
 
     /** Heap bytes of an empty decoded state (its parts, their collections, the hand-off id log), measured. */
     public static final int STATE_OVERHEAD_BYTES = 900;

@@ -7,6 +7,7 @@ import dev.baton.engine.model.ToolCall;
 import dev.baton.engine.model.ToolStep;
 import dev.baton.engine.model.Turn;
 import dev.baton.engine.snapshot.InputRange;
+import dev.baton.engine.snapshot.PrefixPrint;
 
 /**
  * The stored format of a session's state, version {@value #VERSION}, and its writer: an explicit binary layout,
@@ -42,7 +43,10 @@ import dev.baton.engine.snapshot.InputRange;
  * DIGEST := 3 seq str[line]
  * TRAIL  := 3 seq str[agent] strs[toolNames] bytes bool[manifested]
  * CALL   := 3 ordinal callingSeq str[agent] str[callId] str[tool] str[arguments]
+ * PREFIX := 3 ordinal str[receiver] anchorSeq bool[anchorMarker] length fixed64[endHash] count fixed64[blockHash]*
  * </pre>
+ * ({@code fixed64}: 8 bytes big-endian. The PREFIX entry is new in this release, in version 3: no other value
+ * changed, so its version stays 3; a reader before it does not know the kind, see docs/state-format.md.)
  * (Entries of version 2 are the same with a leading 2.) Enum bytes are fixed here, not Java ordinals: role USER 0,
  * ASSISTANT 1, SYSTEM 2, TOOL 3; status OK 0, ERROR 1, CLEARED 2; target LOCAL 0, CLAUDE_CLI 1.
  */
@@ -180,6 +184,21 @@ public final class StateFormat {
     static byte[] encodeCall(TrailLedger.OpenCall c) {
         return new Binary.Writer(64).raw(VERSION).num(c.ordinal()).num(c.callingSeq()).str(c.agent()).str(c.callId())
                 .str(c.tool()).str(c.arguments()).bytes();
+    }
+
+    static byte[] encodePrefix(PrefixLedger.Remembered r) {
+        PrefixPrint p = r.print();
+        Binary.Writer w = new Binary.Writer(40 + r.receiver().length() + 8 * p.blockCount()).raw(VERSION)
+                .num(r.ordinal()).str(r.receiver()).num(p.anchorSeq()).bool(p.anchorMarker()).num(p.length());
+        fixed64(w, p.endHash());
+        w.num(p.blockCount());
+        for (int i = 0; i < p.blockCount(); i++) fixed64(w, p.block(i));
+        return w.bytes();
+    }
+
+    /** A hash: 8 bytes, big-endian (a varint of a random 64-bit value would take 9–10). */
+    private static void fixed64(Binary.Writer w, long v) {
+        for (int shift = 56; shift >= 0; shift -= 8) w.raw((int) (v >>> shift) & 0xFF);
     }
 
     private static void step(Binary.Writer w, ToolStep s) {

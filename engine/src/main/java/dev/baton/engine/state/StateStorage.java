@@ -53,6 +53,10 @@ public final class StateStorage {
                 }
                 return null;
             }
+            case PREFIX -> {
+                PrefixLedger.Remembered r = s.prefixes.find(number);
+                return r == null ? null : StateFormat.encodePrefix(r);
+            }
             default -> throw new IllegalArgumentException(kind.name());
         }
     }
@@ -71,6 +75,7 @@ public final class StateStorage {
         for (long seq : s.transcript.compacted.lineSeqs) key.accept(EntryKind.DIGEST, seq);
         for (TrailEntry e : s.ledger.trails) key.accept(EntryKind.TRAIL, e.seq);
         for (TrailLedger.OpenCall c : s.ledger.openCalls.values()) key.accept(EntryKind.CALL, c.ordinal());
+        for (PrefixLedger.Remembered r : s.prefixes.remembered) key.accept(EntryKind.PREFIX, r.ordinal());
     }
 
     /** The ids a state remembers, oldest first, when it keeps them in memory (a migrated or engine-built state). */
@@ -107,6 +112,7 @@ public final class StateStorage {
                     TrailLedger.OpenCall c = StateMigrations.readerOf(value, "open call entry").call(value);
                     s.ledger.openCalls.put(c.callId(), c);
                 }
+                case PREFIX -> s.prefixes.readBack(StateV3Reader.prefix(value));
             }
         });
         // trails are newest first; entries come in ascending seq

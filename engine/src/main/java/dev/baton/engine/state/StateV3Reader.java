@@ -8,6 +8,7 @@ import dev.baton.engine.model.ToolCall;
 import dev.baton.engine.model.ToolStep;
 import dev.baton.engine.model.Turn;
 import dev.baton.engine.snapshot.InputRange;
+import dev.baton.engine.snapshot.PrefixPrint;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +38,28 @@ final class StateV3Reader implements StateReader {
         s.state().inputRange = input(r);
         r.end();
         return s;
+    }
+
+    /** A PREFIX entry (new in version 3 and only ever written as version 3: it has no older layout to read). */
+    static PrefixLedger.Remembered prefix(byte[] value) {
+        Binary.Reader r = StateReader.fields(value, VERSION, "prefix print entry");
+        long ordinal = r.num();
+        String receiver = r.str();
+        long anchor = r.num();
+        boolean marker = r.bool();
+        long length = r.num();
+        long end = fixed64(r);
+        long[] blocks = new long[r.count()];
+        for (int i = 0; i < blocks.length; i++) blocks[i] = fixed64(r);
+        r.end();
+        return new PrefixLedger.Remembered(ordinal, receiver, new PrefixPrint(anchor, marker, length, end, blocks));
+    }
+
+    /** A hash as {@link StateFormat} writes it: 8 bytes, big-endian. */
+    private static long fixed64(Binary.Reader r) {
+        long v = 0;
+        for (int i = 0; i < 8; i++) v = (v << 8) | (r.raw() & 0xFF);
+        return v;
     }
 
     // ---------------------------------------------------------------------------------------------------- skeleton

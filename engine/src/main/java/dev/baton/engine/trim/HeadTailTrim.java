@@ -34,8 +34,15 @@ public final class HeadTailTrim {
     private HeadTailTrim() {
     }
 
-    /** The trimmed transcript as segments in final order (manifest and middle included as Baton segments). */
-    public record Result(List<Segment> segments, boolean trimmed) {
+    /**
+     * The trimmed transcript as segments in final order (manifest and middle included as Baton segments), and the first
+     * seq its tail keeps whole ({@code tailSeq}; -1 when nothing was trimmed) and whether its middle is the bare marker
+     * ({@code markerMiddle}): the trim step's anchor.
+     */
+    public record Result(List<Segment> segments, boolean trimmed, long tailSeq, boolean markerMiddle) {
+        public Result(List<Segment> segments, boolean trimmed) {
+            this(segments, trimmed, -1, false);
+        }
     }
 
     public static Result trim(SegmentBuilder.Layout layout, Segment manifest, int budget, Policy policy,
@@ -47,27 +54,103 @@ public final class HeadTailTrim {
 
         long fixed = sum(head) + (manifest == null ? 0 : manifest.size());
         if (!body.isEmpty()) {
-            // The newest segment is the newest content: a missing-range marker after it is kept with it.
-            // The digest of exactly the omitted turns, with the longest tail it leaves room for.
-            int digestStart = digestTailStart(body, budget - fixed, policy.digestBudgetChars(), state);
-            if (digestStart >= 0) {
-                Omitted o = omitted(body, digestStart, state);
-                String digest = digest(o);
-                Segment middle = digest == null ? null : Segment.baton(digest, new Truncation(
-                        TruncationKind.TRANSCRIPT_MIDDLE_SUMMARIZED, o.from, o.to, o.count, firstLine(digest)));
-                return new Result(assemble(head, manifest, middle, body.subList(digestStart, body.size()), o), true);
+            long room = budget - fixed;
+            if (policy.trimStepChars() > 0) {
+                Result stepped = stepped(head, manifest, body, room, policy, state);
+                if (stepped != null) return stepped;
             }
-            // No digest fits: the marker, with its largest possible size reserved.
-            long markerBound = markerBound(state, body);
-            long availB = budget - fixed - markerBound;
-            if (availB >= mandatoryTail(body)) {
-                int start = tailStart(body, availB);
-                Omitted o = omitted(body, start, state);
-                Segment middle = o.count == 0 ? null : dropped(o);
-                return new Result(assemble(head, manifest, middle, body.subList(start, body.size()), o), true);
+            Result longest = longestTail(head, manifest, body, room, policy, state);
+            if (longest != null) return longest;
+        }
+        List<Segment> cut = degenerate(head, manifest, body, budget, state);
+        return new Result(cut, true, body.isEmpty() ? -1 : boundarySeq(body, newestContentIndex(body)), true);
+    }
+
+    /**
+     * R5's longest tail for {@code room} (the budget less head and manifest): the digest of exactly the omitted turns
+     * with the longest tail it leaves room for; else the marker, with its largest possible size reserved; null when not
+     * even the newest segment fits beside the marker.
+     */
+    static Result longestTail(List<Segment> head, Segment manifest, List<Segment> body, long room, Policy policy,
+                              SessionState state) {
+        // The newest segment is the newest content: a missing-range marker after it is kept with it.
+        int digestStart = digestTailStart(body, room, policy.digestBudgetChars(), state);
+        if (digestStart >= 0) {
+            Omitted o = omitted(body, digestStart, state);
+            return new Result(assemble(head, manifest, summarized(o), body.subList(digestStart, body.size()), o), true,
+                    o.boundarySeq, false);
+        }
+        // No digest fits: the marker, with its largest possible size reserved.
+        long availB = room - markerBound(state, body);
+        if (availB >= mandatoryTail(body)) {
+            int start = tailStart(body, availB);
+            Omitted o = omitted(body, start, state);
+            Segment middle = o.count == 0 ? null : dropped(o);
+            return new Result(assemble(head, manifest, middle, body.subList(start, body.size()), o), true,
+                    o.boundarySeq, true);
+        }
+        return null;
+    }
+
+    /**
+     * R5 in steps of N = {@code trimStepChars} (docs/rendering.md, "Trim step"). The tail keeps starting at the
+     * session's anchor (the first seq of the tail of its last remembered snapshot) while the tail from there, with the
+     * same kind of middle (digest or bare marker) for exactly the turns it leaves out, fits {@code room}. When it does not (or there is no anchor), the tail
+     * moves: to the longest one that fits {@code room - N} (less {@value #MARKER_GROWTH} characters for the marker's
+     * numbers to grow), so that more than N characters of new segments must arrive before it moves again; where not even that exists, to R5's longest tail (null here). Never over the budget: both
+     * are checked against the same room as R5's own choice.
+     */
+    /** Characters the dropped-middle marker's reserved size may grow by before a stepped tail moves again. */
+    static final int MARKER_GROWTH = 16;
+
+    static Result stepped(List<Segment> head, Segment manifest, List<Segment> body, long room, Policy policy,
+                          SessionState state) {
+        long anchor = state.trimAnchorSeq();
+        if (anchor >= 0) {
+            int mandatory = newestContentIndex(body);
+            int at = 0;
+            while (at < mandatory && boundarySeq(body, at) < anchor) at++;
+            if (boundarySeq(body, at) >= anchor) {
+                Result kept = tailAt(head, manifest, body, at, room, state.trimAnchorMarker(), policy, state);
+                if (kept != null) return kept;
             }
         }
-        return new Result(degenerate(head, manifest, body, budget, state), true);
+        // The marker's reserved size grows with the session's seq numbers (a few characters per decade): reserved
+        // too, so that the promise holds in marker mode as well.
+        long slack = (long) policy.trimStepChars() + MARKER_GROWTH;
+        return room - slack > 0 ? longestTail(head, manifest, body, room - slack, policy, state) : null;
+    }
+
+    /**
+     * The transcript whose tail starts at body segment {@code start}, when it fits {@code room} with its middle: the
+     * bare marker with {@code marker}, else the digest of exactly the turns it leaves out (which must fit its own
+     * budget); null when it does not fit.
+     */
+    static Result tailAt(List<Segment> head, Segment manifest, List<Segment> body, int start, long room,
+                         boolean marker, Policy policy, SessionState state) {
+        long tail = 0;
+        for (int i = start; i < body.size(); i++) tail += body.get(i).size();
+        Omitted o = omitted(body, start, state);
+        List<Segment> kept = body.subList(start, body.size());
+        if (o.count == 0) {
+            return tail <= room ? new Result(assemble(head, manifest, null, kept, o), true, o.boundarySeq, marker) : null;
+        }
+        if (marker) {
+            return tail + markerBound(state, body) <= room
+                    ? new Result(assemble(head, manifest, dropped(o), kept, o), true, o.boundarySeq, true) : null;
+        }
+        Segment digest = policy.digestBudgetChars() > 0 ? summarized(o) : null;
+        if (digest != null && digest.size() <= policy.digestBudgetChars() && tail + digest.size() <= room) {
+            return new Result(assemble(head, manifest, digest, kept, o), true, o.boundarySeq, false);
+        }
+        return null;
+    }
+
+    /** The digest middle of {@code o}, or null when it has none (nothing omitted, or the lines overflowed). */
+    static Segment summarized(Omitted o) {
+        String digest = digest(o);
+        return digest == null ? null : Segment.baton(digest, new Truncation(
+                TruncationKind.TRANSCRIPT_MIDDLE_SUMMARIZED, o.from, o.to, o.count, firstLine(digest)));
     }
 
     // ---------------------------------------------------------------------------------------------------------

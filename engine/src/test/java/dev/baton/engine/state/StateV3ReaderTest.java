@@ -38,10 +38,13 @@ class StateV3ReaderTest {
                 case DIGEST -> reader.digest(value).seq();
                 case TRAIL -> reader.trail(value).seq;
                 case CALL -> reader.call(value).ordinal();
+                case PREFIX -> StateV3Reader.prefix(value).ordinal();
             };
             assertThat(read).as("%s %s", kind, number).isEqualTo(number);
         });
-        assertThat(kinds).containsAll(List.of(EntryKind.values()));
+        // The kinds of the release that wrote the sample; kinds added later are absent from it.
+        assertThat(kinds).containsAll(List.of(EntryKind.TURN, EntryKind.HELD, EntryKind.DIGEST, EntryKind.TRAIL,
+                EntryKind.CALL));
         sample.scan((kind, number, value) -> {
             if (kind == EntryKind.TURN && number == 0) {
                 StoredTurn head = reader.turn(value);
