@@ -76,6 +76,15 @@ public final class ContextEngine {
      */
     public static Snapshot render(String tenantId, String sessionId, SessionState state, ReadyHandoff ready,
                                   Policy policy, Tokenizers tokenizers, LayoutCache layouts) {
+        return render(tenantId, sessionId, state, ready, policy, tokenizers, layouts, null);
+    }
+
+    /**
+     * {@link #render(String, String, SessionState, ReadyHandoff, Policy, Tokenizers, LayoutCache)} with the brick line
+     * that reports the session's previous escalation's outcome ({@link BrickBuilder}); null: none.
+     */
+    public static Snapshot render(String tenantId, String sessionId, SessionState state, ReadyHandoff ready,
+                                  Policy policy, Tokenizers tokenizers, LayoutCache layouts, String previousOutcome) {
         layouts.prune(state);
         Handoff h = ready.handoff();
         String receiver = h.toAgent();
@@ -84,7 +93,7 @@ public final class ContextEngine {
         Manifest.Rendered manifest = plan.hasManifest() ? Manifest.render(plan, manifestCap(policy, budget)) : null;
         Framing framing = FramingSelector.select(state, h, policy);
         BrickBuilder.Brick brick = BrickBuilder.build(tenantId, sessionId, state, plan, h, ready.pendingMissing(), policy,
-                layouts);
+                layouts, previousOutcome);
 
         TruncationLog log = new TruncationLog();
         List<Message> messages = List.of();

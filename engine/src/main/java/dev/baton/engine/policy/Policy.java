@@ -63,7 +63,9 @@ public record Policy(
         /* The encoding transcriptBudgetTokens counts in (e.g. o200k_base, cl100k_base). */
         String transcriptBudgetEncoding,
         /* Encodings whose exact token counts go into stats.token_counts, comma-separated; empty: no counting. */
-        String tokenCountEncodings) {
+        String tokenCountEncodings,
+        /* Receipts: a snapshot without a receipt this long (wall-clock ms) after it was written counts as unacknowledged. */
+        long receiptTimeoutMillis) {
 
     public static final String DEFAULT_OWNER_PROMPT =
             "You are {agent}. This conversation is yours from the start: every turn in it is your own work."
@@ -77,6 +79,9 @@ public record Policy(
     /** The encoding of a token cap that names none: the one OpenAI's current models use. */
     public static final String DEFAULT_TOKEN_ENCODING = "o200k_base";
 
+    /** Receipts: how long a hand-off may stay unacknowledged before it counts as overdue (10 minutes). */
+    public static final long DEFAULT_RECEIPT_TIMEOUT_MILLIS = 600_000L;
+
     private static final Policy DEFAULTS = new Policy(
             400_000, 2_000, 4_000,
             2, 163_840, 4_000,
@@ -85,7 +90,8 @@ public record Policy(
             30_000L, 100, 10_000, 1_000, 16,
             3_600_000L, 7L * 24 * 3_600_000L, 1024 * 1024,
             DEFAULT_OWNER_PROMPT, DEFAULT_CONTINUITY_PROMPT,
-            0, DEFAULT_TOKEN_ENCODING, "");
+            0, DEFAULT_TOKEN_ENCODING, "",
+            DEFAULT_RECEIPT_TIMEOUT_MILLIS);
 
     /** The contract's defaults. */
     public static Policy defaults() {
@@ -181,6 +187,7 @@ public record Policy(
                 rememberedHandoffIds, maxOpenLegacyCalls, missingRangesKept, maxRecordBytes;
         public long gapWaitMillis, maxHeldBytes, handoffWaitMillis, closedGraceMillis, idleTtlMillis;
         public String ownerFramingPrompt, continuityFramingPrompt;
+        public long receiptTimeoutMillis;
 
         Builder(Policy p) {
             transcriptBudgetChars = p.transcriptBudgetChars;
@@ -211,6 +218,7 @@ public record Policy(
             transcriptBudgetTokens = p.transcriptBudgetTokens;
             transcriptBudgetEncoding = p.transcriptBudgetEncoding;
             tokenCountEncodings = p.tokenCountEncodings;
+            receiptTimeoutMillis = p.receiptTimeoutMillis;
         }
 
         public Builder transcriptBudgetChars(int v) { transcriptBudgetChars = v; return this; }
@@ -241,6 +249,7 @@ public record Policy(
         public Builder transcriptBudgetTokens(int v) { transcriptBudgetTokens = v; return this; }
         public Builder transcriptBudgetEncoding(String v) { transcriptBudgetEncoding = v; return this; }
         public Builder tokenCountEncodings(String v) { tokenCountEncodings = v; return this; }
+        public Builder receiptTimeoutMillis(long v) { receiptTimeoutMillis = v; return this; }
 
         public Policy build() {
             return new Policy(transcriptBudgetChars, minTranscriptBudgetChars, digestBudgetChars, expandedTrailTurns,
@@ -249,7 +258,7 @@ public record Policy(
                     maxHeldTurns, maxHeldBytes, handoffWaitMillis, maxWaitingHandoffs, rememberedHandoffIds,
                     maxOpenLegacyCalls, missingRangesKept, closedGraceMillis, idleTtlMillis, maxRecordBytes,
                     ownerFramingPrompt, continuityFramingPrompt, transcriptBudgetTokens, transcriptBudgetEncoding,
-                    tokenCountEncodings);
+                    tokenCountEncodings, receiptTimeoutMillis);
         }
     }
 }

@@ -69,14 +69,18 @@ public enum PolicyField {
             (b, v) -> b.transcriptBudgetEncoding((String) v),
             "The encoding of the token cap: o200k_base, cl100k_base, p50k_base, p50k_edit or r50k_base."),
     TOKEN_COUNT_ENCODINGS(Type.TEXT, 0, Policy::tokenCountEncodings, (b, v) -> b.tokenCountEncodings((String) v),
-            "Comma-separated encodings counted exactly into stats.token_counts; empty: no counting.");
+            "Comma-separated encodings counted exactly into stats.token_counts; empty: no counting."),
+    // Hand-off receipts (issue 24, part 2)
+    RECEIPT_TIMEOUT_MILLIS(Type.LONG, 1, Policy::receiptTimeoutMillis, (b, v) -> b.receiptTimeoutMillis((long) v),
+            "A snapshot without a receipt this long (wall-clock ms) after it was written counts as unacknowledged.");
 
     /** How a field's value is written: a whole number that fits an {@code int} or a {@code long}, or text. */
     public enum Type { INT, LONG, TEXT }
 
     /** Fields that are Baton's own extensions (token caps and counts), not the contract's. */
     public static final java.util.Set<PolicyField> EXTENSIONS =
-            java.util.EnumSet.of(TRANSCRIPT_BUDGET_TOKENS, TRANSCRIPT_BUDGET_ENCODING, TOKEN_COUNT_ENCODINGS);
+            java.util.EnumSet.of(TRANSCRIPT_BUDGET_TOKENS, TRANSCRIPT_BUDGET_ENCODING, TOKEN_COUNT_ENCODINGS,
+                    RECEIPT_TIMEOUT_MILLIS);
 
     private final Type type;
     private final long min;
