@@ -119,14 +119,11 @@ public final class TaskSensors implements AutoCloseable {
     }
 
     /**
-     * Adds {@code amount} to a counter with labels beyond the task's tags ({@code labels}: name, value, name, value,
-     * ...; bounded sets, e.g. tenant labels).
+     * Adds {@code amount} to a counter (a sum) with labels beyond the task's tags ({@code labels}: name, value, name,
+     * value, ...; bounded sets, e.g. tenant labels; none for a plain counter). A metric is counted either here or
+     * through the dedicated methods above, never both.
      */
     public void count(MetricCatalogue metric, double amount, String... labels) {
-        if (labels.length == 0) {
-            counter(metric).record(amount);
-            return;
-        }
         Map<String, String> all = labelled(labels);
         labelledCounters.computeIfAbsent(metric.streamsName() + all, n -> {
             Sensor s = newSensor(metric.streamsName() + "." + String.join(".", labels));
