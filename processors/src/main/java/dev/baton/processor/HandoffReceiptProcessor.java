@@ -148,6 +148,9 @@ public final class HandoffReceiptProcessor implements Processor<String, Object, 
     private void written(HandoffLedger ledger, SnapshotEmitted s, long now, List<Object> out) {
         String tenant = labels.label(s.session().tenantId());
         HandoffLedger.Entry entry = new HandoffLedger.Entry(s, now);
+        // a hand-off id written again (Baton forgot it) replaces its older snapshot
+        HandoffLedger.Entry replaced = ledger.find(s.handoffId());
+        if (replaced != null && replaced.overdue) notOverdue(replaced);
         HandoffLedger.Entry forgotten = ledger.add(entry);
         if (forgotten != null && forgotten.overdue) notOverdue(forgotten);
         metrics.count(MetricCatalogue.TENANT_SNAPSHOTS, 1, "tenant", tenant);
