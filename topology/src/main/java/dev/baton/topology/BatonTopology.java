@@ -34,9 +34,16 @@ import java.util.Properties;
  *   baton-dead-letter-writer -> baton-dead-letters-sink (baton.dead-letters)
  *   baton.tenant-policies -> baton-tenant-policies-source -> baton-tenant-policies-updater (global in-memory store:
  *                                each tenant's last valid policy record)
+ *   with baton.topic.handoff-receipts set (receipts on), besides:
+ *   baton-snapshot-writer -> baton-handoff-receipts (each written snapshot's id and hash)
+ *   baton.handoff-receipts -> baton-handoff-receipts-source -> baton-receipts-decode -> baton-handoff-receipts
+ *                                HandoffReceiptProcessor, stores baton-handoff-ledger (also read by the session
+ *                                processor) and baton-receipt-timers
+ *          -> baton-outcome-writer -> baton-handoff-outcomes-sink (baton.handoff-outcomes)
+ *          -> baton-dead-letter-writer (RECEIPT_HASH_MISMATCH, UNKNOWN_SNAPSHOT)
  * </pre>
- * Every node and store is named explicitly; the only internal topics are the five stores' changelogs
- * ({@code <application.id>-<store>-changelog}).
+ * Every node and store is named explicitly; the only internal topics are the stores' changelogs
+ * ({@code <application.id>-<store>-changelog}): five, seven with receipts on.
  * Run it with {@link #streamsProperties}: they register the exception handlers that dead-letter through it.
  * Details: docs/topology.md.
  */
