@@ -2,18 +2,22 @@ package dev.baton.cli;
 
 import dev.baton.app.ExitCodes;
 import dev.baton.avro.ContextSnapshot;
+import dev.baton.avro.HandoffReceipt;
 import dev.baton.service.command.VersionProvider;
 import dev.baton.egress.SnapshotHash;
 import dev.baton.replay.Jsonl;
 import dev.baton.serde.AvroJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code baton verify FILE}: recompute the content hash of every snapshot of a JSONL file. */
@@ -32,7 +36,13 @@ import java.util.concurrent.Callable;
                     + "records consumed from the snapshots topic in the JSON format), recomputes the SHA-256 of "
                     + "each one's canonical form (docs/audit.md) and compares it with its content_sha256. Prints "
                     + "one line per snapshot that does not match, cannot be read or carries no hash, then a "
-                    + "summary. Blank lines are skipped."
+                    + "summary. Blank lines are skipped.",
+            "",
+            "With --receipts, also reads HandoffReceipts (one JSON object per line, as sent to "
+                    + "baton.handoff-receipts) and checks each one against the snapshots of FILE: its snapshot_id "
+                    + "must be there and its content_sha256 must be that snapshot's hash. Prints one line per "
+                    + "receipt that does not match (RECEIPT_HASH_MISMATCH), names a snapshot the file does not hold "
+                    + "(UNKNOWN_SNAPSHOT) or cannot be read."
         },
         footerHeading = "%n",
         footer = {
@@ -41,14 +51,19 @@ import java.util.concurrent.Callable;
             "Examples:",
             "  ./baton verify snapshots.jsonl",
             "  ./baton demo --jsonl | ./baton verify -",
+            "  ./baton verify snapshots.jsonl --receipts receipts.jsonl",
             "",
-            "Exit codes: 0 every snapshot matches its hash; 4 at least one does not (or has none, or cannot be",
-            "            read); 1 the file cannot be read; 2 wrong command line."
+            "Exit codes: 0 every snapshot matches its hash (and every receipt its snapshot); 4 at least one",
+            "            does not (or has none, or cannot be read); 1 a file cannot be read; 2 wrong command line."
         })
 public final class VerifyCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "FILE", description = "Snapshots, one JSON object per line.")
     Path file;
+
+    @Option(names = "--receipts", paramLabel = "RECEIPTS",
+            description = "HandoffReceipts, one JSON object per line, to check against the snapshots of FILE.")
+    Path receipts;
 
     @Spec
     CommandSpec spec;
@@ -57,6 +72,8 @@ public final class VerifyCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         long matched = 0, mismatched = 0, missing = 0, unreadable = 0;
+        // each snapshot's hash as recomputed from its content: what a receipt must name
+        Map<String, String> hashes = new HashMap<>();
         try (Jsonl.Reader reader = Jsonl.reader(file)) {
             byte[] line;
             while ((line = reader.next()) != null) {
@@ -77,6 +94,7 @@ public final class VerifyCommand implements Callable<Integer> {
                     continue;
                 }
                 String actual = SnapshotHash.of(snapshot);
+                hashes.put(snapshot.getSnapshotId(), actual);
                 if (actual.equals(stored)) {
                     matched++;
                 } else {
@@ -89,7 +107,44 @@ public final class VerifyCommand implements Callable<Integer> {
         long bad = mismatched + missing + unreadable;
         out.println((matched + bad) + " snapshots: " + matched + " match, " + mismatched + " do not match, "
                 + missing + " without hash, " + unreadable + " unreadable");
+        if (receipts != null) bad += verifyReceipts(out, hashes);
         out.flush();
         return bad == 0 ? ExitCodes.OK : ExitCodes.MISMATCH;
+    }
+
+    /** Checks every receipt of {@link #receipts} against the snapshots' hashes; returns how many failed. */
+    private long verifyReceipts(PrintWriter out, Map<String, String> hashes) throws IOException {
+        long matched = 0, mismatched = 0, unknown = 0, unreadable = 0;
+        try (Jsonl.Reader reader = Jsonl.reader(receipts)) {
+            byte[] line;
+            while ((line = reader.next()) != null) {
+                if (Jsonl.isBlank(line)) continue;
+                long n = reader.lineNumber();
+                HandoffReceipt receipt;
+                try {
+                    receipt = AvroJson.read(line, HandoffReceipt.class);
+                } catch (RuntimeException e) {
+                    unreadable++;
+                    out.println("receipt line " + n + ": cannot be read as a HandoffReceipt: " + e.getMessage());
+                    continue;
+                }
+                String hash = hashes.get(receipt.getSnapshotId());
+                if (hash == null) {
+                    unknown++;
+                    out.println("receipt line " + n + " (" + receipt.getSnapshotId() + "): UNKNOWN_SNAPSHOT, "
+                            + "no such snapshot in " + file);
+                } else if (!hash.equals(receipt.getContentSha256())) {
+                    mismatched++;
+                    out.println("receipt line " + n + " (" + receipt.getSnapshotId() + "): RECEIPT_HASH_MISMATCH, "
+                            + "content_sha256 " + receipt.getContentSha256() + " is not the snapshot's " + hash);
+                } else {
+                    matched++;
+                }
+            }
+        }
+        long bad = mismatched + unknown + unreadable;
+        out.println((matched + bad) + " receipts: " + matched + " match, " + mismatched + " do not match, "
+                + unknown + " for unknown snapshots, " + unreadable + " unreadable");
+        return bad;
     }
 }

@@ -92,4 +92,33 @@ class VerifyCommandTest {
                 .contains("line 4: cannot be read")
                 .contains("4 snapshots: 2 match, 0 do not match, 1 without hash, 1 unreadable");
     }
+
+    @Test
+    void shouldCheckReceiptsAgainstTheSnapshotsOfTheFile(@TempDir Path dir) throws IOException {
+        List<String> lines = lines();
+        Path file = dir.resolve("snapshots.jsonl");
+        Files.writeString(file, String.join("\n", lines) + "\n");
+        String sha1 = com.fasterxml.jackson.databind.json.JsonMapper.builder().build().readTree(lines.get(0))
+                .get("content_sha256").asText();
+        String good = "{\"snapshot_id\":\"acme/s1/h1\",\"content_sha256\":\"" + sha1
+                + "\",\"started_at\":\"2026-12-03T10:00:00Z\",\"outcome\":\"RESOLVED\",\"tokens_spent\":5}";
+        String wrongHash = "{\"snapshot_id\":\"acme/s1/h2\",\"content_sha256\":\"" + sha1
+                + "\",\"started_at\":\"2026-12-03T10:00:00Z\"}";
+        String unknown = "{\"snapshot_id\":\"acme/s1/h9\",\"content_sha256\":\"" + sha1
+                + "\",\"started_at\":\"2026-12-03T10:00:00Z\"}";
+        Path receipts = dir.resolve("receipts.jsonl");
+        Files.writeString(receipts, good + "\n");
+
+        CommandOutput ok = CommandOutput.run("verify", file.toString(), "--receipts", receipts.toString());
+        assertThat(ok.exitCode()).as(ok.out() + ok.err()).isEqualTo(ExitCodes.OK);
+        assertThat(ok.out()).contains("1 receipts: 1 match, 0 do not match, 0 for unknown snapshots, 0 unreadable");
+
+        Files.writeString(receipts, String.join("\n", good, wrongHash, unknown, "{not json") + "\n");
+        CommandOutput r = CommandOutput.run("verify", file.toString(), "--receipts", receipts.toString());
+        assertThat(r.exitCode()).isEqualTo(ExitCodes.MISMATCH);
+        assertThat(r.out()).contains("receipt line 2 (acme/s1/h2): RECEIPT_HASH_MISMATCH")
+                .contains("receipt line 3 (acme/s1/h9): UNKNOWN_SNAPSHOT")
+                .contains("receipt line 4: cannot be read")
+                .contains("4 receipts: 1 match, 1 do not match, 1 for unknown snapshots, 1 unreadable");
+    }
 }

@@ -77,7 +77,17 @@ public final class ContextEngine {
      */
     public static Snapshot render(String tenantId, String sessionId, SessionState state, ReadyHandoff ready,
                                   Policy policy, Tokenizers tokenizers, LayoutCache layouts) {
-        return render(tenantId, sessionId, state, ready, policy, tokenizers, layouts, false).snapshot();
+        return render(tenantId, sessionId, state, ready, policy, tokenizers, layouts, null, false).snapshot();
+    }
+
+    /**
+     * {@link #render(String, String, SessionState, ReadyHandoff, Policy, Tokenizers, LayoutCache)} with the brick line
+     * that reports the session's previous escalation's outcome ({@link BrickBuilder}); null: none.
+     */
+    public static Snapshot render(String tenantId, String sessionId, SessionState state, ReadyHandoff ready,
+                                  Policy policy, Tokenizers tokenizers, LayoutCache layouts, String previousOutcome) {
+        return render(tenantId, sessionId, state, ready, policy, tokenizers, layouts, previousOutcome, false)
+                .snapshot();
     }
 
     /**
@@ -89,16 +99,25 @@ public final class ContextEngine {
     }
 
     /**
-     * {@link #render(String, String, SessionState, ReadyHandoff, Policy, Tokenizers, LayoutCache)} for a snapshot
-     * that is emitted: the same snapshot, with the print to remember. Does not modify the state.
+     * {@link #render(String, String, SessionState, ReadyHandoff, Policy, Tokenizers, LayoutCache, String)} for a
+     * snapshot that is emitted: the same snapshot, with the print to remember. Does not modify the state.
      */
     public static Rendered renderWithPrint(String tenantId, String sessionId, SessionState state, ReadyHandoff ready,
+                                           Policy policy, Tokenizers tokenizers, LayoutCache layouts,
+                                           String previousOutcome) {
+        return render(tenantId, sessionId, state, ready, policy, tokenizers, layouts, previousOutcome, true);
+    }
+
+    /** {@link #renderWithPrint(String, String, SessionState, ReadyHandoff, Policy, Tokenizers, LayoutCache, String)}
+     *  without a previous outcome. */
+    public static Rendered renderWithPrint(String tenantId, String sessionId, SessionState state, ReadyHandoff ready,
                                            Policy policy, Tokenizers tokenizers, LayoutCache layouts) {
-        return render(tenantId, sessionId, state, ready, policy, tokenizers, layouts, true);
+        return render(tenantId, sessionId, state, ready, policy, tokenizers, layouts, null, true);
     }
 
     private static Rendered render(String tenantId, String sessionId, SessionState state, ReadyHandoff ready,
-                                   Policy policy, Tokenizers tokenizers, LayoutCache layouts, boolean print) {
+                                   Policy policy, Tokenizers tokenizers, LayoutCache layouts, String previousOutcome,
+                                   boolean print) {
         layouts.prune(state);
         Handoff h = ready.handoff();
         String receiver = h.toAgent();
@@ -107,7 +126,7 @@ public final class ContextEngine {
         Manifest.Rendered manifest = plan.hasManifest() ? Manifest.render(plan, manifestCap(policy, budget)) : null;
         Framing framing = FramingSelector.select(state, h, policy);
         BrickBuilder.Brick brick = BrickBuilder.build(tenantId, sessionId, state, plan, h, ready.pendingMissing(), policy,
-                layouts);
+                layouts, previousOutcome);
 
         TruncationLog log = new TruncationLog();
         List<Message> messages = List.of();

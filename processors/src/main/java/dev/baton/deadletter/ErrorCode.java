@@ -20,6 +20,10 @@ public enum ErrorCode {
     OVERSIZED,
     /** A turn whose seq was already recorded missing. */
     LATE_TURN,
+    /** A hand-off receipt whose {@code content_sha256} is not the hash of the snapshot Baton wrote. */
+    RECEIPT_HASH_MISMATCH,
+    /** A hand-off receipt for a snapshot the session has not written (or no longer remembers). */
+    UNKNOWN_SNAPSHOT,
     /**
      * Not a contract violation: an unexpected failure inside Baton while handling a record that was read fine (a bug,
      * or a state store value that cannot be decoded). The record is dead-lettered so that nothing is dropped silently

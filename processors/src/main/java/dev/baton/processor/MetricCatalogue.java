@@ -48,6 +48,32 @@ public enum MetricCatalogue {
     POLICY_RECORDS_REFUSED("policy-records-refused-total", "baton.policy.records.refused", Kind.COUNTER,
             "Tenant policy records refused by the policy store (invalid or unreadable): the tenant keeps its last "
                     + "valid policy"),
+    // Hand-off receipts and the cost ledger per tenant (issue 24). "tenant" is an allow-listed tenant or "other".
+    TENANT_SNAPSHOTS("tenant-snapshots-total", "baton.tenant.snapshots", Kind.COUNTER,
+            "Snapshots written, per tenant", null, Aggregate.SUM, List.of("tenant")),
+    TENANT_SNAPSHOT_BYTES("tenant-snapshot-bytes-total", "baton.tenant.snapshot", Kind.COUNTER,
+            "Bytes of the snapshot values written, per tenant", "bytes", Aggregate.SUM, List.of("tenant")),
+    TENANT_TRANSCRIPT_TOKENS("tenant-transcript-tokens-total", "baton.tenant.transcript.tokens", Kind.COUNTER,
+            "Tokens of the snapshots' transcripts, per tenant; count=exact (the policy counts them) or estimate "
+                    + "(characters / 4)", null, Aggregate.SUM, List.of("tenant", "count")),
+    TENANT_BRICK_TOKENS("tenant-brick-tokens-total", "baton.tenant.brick.tokens", Kind.COUNTER,
+            "Tokens of the snapshots' bricks, per tenant; count=exact or estimate", null, Aggregate.SUM,
+            List.of("tenant", "count")),
+    TENANT_RECEIVER_TOKENS("tenant-receiver-tokens-total", "baton.tenant.receiver.tokens", Kind.COUNTER,
+            "Tokens the receivers reported spending (receipts with an outcome), per tenant", null, Aggregate.SUM,
+            List.of("tenant")),
+    TENANT_OUTCOMES("tenant-outcomes-total", "baton.tenant.outcomes", Kind.COUNTER,
+            "Hand-off outcomes reported by receivers, per tenant and outcome", null, Aggregate.SUM,
+            List.of("tenant", "outcome")),
+    UNACKNOWLEDGED_HANDOFFS("unacknowledged-handoffs", "baton.unacknowledged.handoffs", Kind.GAUGE,
+            "Snapshots still without a receipt receipt_timeout_millis after they were written, per tenant", null,
+            Aggregate.SUM, List.of("tenant")),
+    DUPLICATE_RECEIPTS("duplicate-receipts-total", "baton.duplicate.receipts", Kind.COUNTER,
+            "Receipts ignored because the snapshot was already acknowledged (or its outcome already reported)"),
+    LATE_RECEIPTS("late-receipts-total", "baton.late.receipts", Kind.COUNTER,
+            "First receipts that came after their snapshot was counted as unacknowledged"),
+    HELD_RECEIPTS("held-receipts-total", "baton.held.receipts", Kind.COUNTER,
+            "Receipts that came before their snapshot and waited for it"),
     /** The HTTP server's own (module service): no Kafka Streams metric behind it. */
     HTTP_TOKENS_VALID(null, "baton.http.tokens.valid", Kind.GAUGE,
             "1 while the query tokens file is valid (or none is configured), 0 while it cannot be read or is invalid "

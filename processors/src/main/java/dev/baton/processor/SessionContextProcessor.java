@@ -72,6 +72,8 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     public static final int RECORD_OVERHEAD_BYTES = 4 * 1024;
 
     private final SessionProcessorOptions options;
+    private final String ledgerStore;
+    private ReadOnlyKeyValueStore<String, byte[]> ledgers;
     private ProcessorContext<String, Object> context;
     private SessionRepository sessions;
     private SessionTimerIndex timers;
@@ -80,7 +82,17 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     private Cancellable punctuator;
 
     public SessionContextProcessor(SessionProcessorOptions options) {
+        this(options, null);
+    }
+
+    /**
+     * @param ledgerStore the hand-off ledger store ({@link HandoffReceiptProcessor#LEDGER_STORE}) when the topology
+     *                    reads receipts: a snapshot's brick then reports the session's previous escalation's outcome;
+     *                    null: no receipts
+     */
+    public SessionContextProcessor(SessionProcessorOptions options, String ledgerStore) {
         this.options = options;
+        this.ledgerStore = ledgerStore;
     }
 
     /** The persistent, changelogged session skeleton store (String key, {@code StateFormat} bytes). */
@@ -108,6 +120,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 context.getStateStore(SessionRepository.HANDOFF_ID_STORE),
                 context.getStateStore(SessionProvenance.STORE), options.decodedCacheBytes());
         this.timers = new SessionTimerIndex(context.getStateStore(TIMER_STORE));
+        if (ledgerStore != null) this.ledgers = context.getStateStore(ledgerStore);
         ReadOnlyKeyValueStore<String, byte[]> policyStore =
                 options.policyStore() == null ? null : context.getStateStore(options.policyStore());
         this.policies = new TenantPolicies(policyStore, options.policyDecoder(), options.defaultPolicy());
@@ -265,9 +278,12 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     private List<Snapshot> render(String tenantId, String sessionId, SessionState state, LayoutCache layouts,
                                   List<ReadyHandoff> ready, Policy policy) {
         if (ready.isEmpty()) return List.of();
+        // receipts: how the previous escalation ended, when its receiver said so (else no line)
+        String previous = ledgers == null ? null
+                : HandoffReceiptProcessor.previousOutcome(ledgers, SessionKey.format(tenantId, sessionId));
         List<Snapshot> out = new ArrayList<>(ready.size());
         for (ReadyHandoff handoff : ready) {
-            ContextEngine.Rendered r = fitted(tenantId, sessionId, state, layouts, handoff, policy);
+            ContextEngine.Rendered r = fitted(tenantId, sessionId, state, layouts, handoff, policy, previous);
             // The emitted snapshot's print: the receiver's next snapshot measures its stable prefix against it.
             if (r.print() != null) state.rememberPrint(handoff.handoff().toAgent(), r.print());
             out.add(r.snapshot());
@@ -283,9 +299,9 @@ public final class SessionContextProcessor implements Processor<String, InboundE
      * as it is: the snapshot writer then finds it too large and dead-letters its record as INTERNAL.
      */
     private ContextEngine.Rendered fitted(String tenantId, String sessionId, SessionState state, LayoutCache layouts,
-                                          ReadyHandoff handoff, Policy policy) {
+                                          ReadyHandoff handoff, Policy policy, String previous) {
         long limit = (long) options.maxOutputBytes() - RECORD_OVERHEAD_BYTES;
-        ContextEngine.Rendered snapshot = timedRender(tenantId, sessionId, state, layouts, handoff, policy);
+        ContextEngine.Rendered snapshot = timedRender(tenantId, sessionId, state, layouts, handoff, policy, previous);
         int budget = policy.transcriptBudgetFor(handoff.handoff().messageBudgetChars());
         while (SnapshotSize.of(snapshot.snapshot(), options.encoding()) > limit
                 && budget > policy.minTranscriptBudgetChars()) {
@@ -296,16 +312,17 @@ public final class SessionContextProcessor implements Processor<String, InboundE
             LOG.warn("Snapshot of hand-off {} of session {}/{} may exceed {} bytes; rendered again with a transcript "
                     + "budget of {} characters", h.handoffId(), tenantId, sessionId, options.maxOutputBytes(), budget);
             snapshot = timedRender(tenantId, sessionId, state, layouts,
-                    new ReadyHandoff(lowered, handoff.occurredAtMillis(), handoff.pendingMissing()), policy);
+                    new ReadyHandoff(lowered, handoff.occurredAtMillis(), handoff.pendingMissing()), policy, previous);
         }
         return snapshot;
     }
 
     private ContextEngine.Rendered timedRender(String tenantId, String sessionId, SessionState state,
-                                               LayoutCache layouts, ReadyHandoff handoff, Policy policy) {
+                                               LayoutCache layouts, ReadyHandoff handoff, Policy policy,
+                                               String previous) {
         long start = System.nanoTime();
         ContextEngine.Rendered snapshot = ContextEngine.renderWithPrint(tenantId, sessionId, state, handoff, policy,
-                options.tokenizers(), layouts);
+                options.tokenizers(), layouts, previous);
         metrics.renderNanos(System.nanoTime() - start);
         return snapshot;
     }

@@ -38,6 +38,7 @@ public final class TaskSensors implements AutoCloseable {
     private final Map<String, String> tags;
     private final Map<MetricCatalogue, Sensor> counters = new EnumMap<>(MetricCatalogue.class);
     private final Map<ErrorCode, Sensor> deadLetters = new EnumMap<>(ErrorCode.class);
+    private final Map<String, Sensor> labelledCounters = new java.util.HashMap<>();
     private final List<Sensor> all = new ArrayList<>();
     private Sensor render;
 
@@ -121,6 +122,42 @@ public final class TaskSensors implements AutoCloseable {
         });
     }
 
+    /**
+     * Adds {@code amount} to a counter (a sum) with labels beyond the task's tags ({@code labels}: name, value, name,
+     * value, ...; bounded sets, e.g. tenant labels; none for a plain counter). A metric is counted either here or
+     * through the dedicated methods above, never both.
+     */
+    public void count(MetricCatalogue metric, double amount, String... labels) {
+        Map<String, String> all = labelled(labels);
+        labelledCounters.computeIfAbsent(metric.streamsName() + all, n -> {
+            Sensor s = newSensor(metric.streamsName() + "." + String.join(".", labels));
+            s.add(new MetricName(metric.streamsName(), GROUP, metric.description(), all), new CumulativeSum());
+            return s;
+        }).record(amount);
+    }
+
+    /** A gauge with labels beyond the task's tags ({@code labels}: name, value, ...). */
+    public void gauge(MetricCatalogue metric, LongSupplier value, String... labels) {
+        Sensor s = newSensor(metric.streamsName() + "." + String.join(".", labels));
+        s.add(new MetricName(metric.streamsName(), GROUP, metric.description(), labelled(labels)),
+                new MeasurableStat() {
+                    @Override
+                    public void record(MetricConfig config, double v, long timeMs) {
+                    }
+
+                    @Override
+                    public double measure(MetricConfig config, long nowMs) {
+                        return value.getAsLong();
+                    }
+                });
+    }
+
+    private Map<String, String> labelled(String... labels) {
+        Map<String, String> all = new LinkedHashMap<>(tags);
+        for (int i = 0; i + 1 < labels.length; i += 2) all.put(labels[i], labels[i + 1]);
+        return all;
+    }
+
     private Sensor counter(MetricCatalogue metric) {
         return counters.computeIfAbsent(metric, m -> {
             Sensor s = newSensor(m.streamsName());
@@ -144,6 +181,7 @@ public final class TaskSensors implements AutoCloseable {
         all.forEach(metrics::removeSensor);
         all.clear();
         counters.clear();
+        labelledCounters.clear();
         deadLetters.clear();
         render = null;
     }

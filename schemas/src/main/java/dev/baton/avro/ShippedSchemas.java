@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ShippedSchemas {
 
     /** The named types the record schemas reference, parsed first (as the code generator does). */
-    private static final List<String> SHARED = List.of("Target", "ToolCall");
+    private static final List<String> SHARED = List.of("Target", "ToolCall", "HandoffResult");
     private static final Map<String, Schema> BY_NAME = new ConcurrentHashMap<>();
 
     private ShippedSchemas() {

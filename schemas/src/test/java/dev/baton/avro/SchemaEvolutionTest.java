@@ -43,6 +43,8 @@ class SchemaEvolutionTest {
         RULES.put("SessionEvent", Rule.BACKWARD);
         RULES.put("TenantPolicy", Rule.BACKWARD);
         RULES.put("ContextSnapshot", Rule.FORWARD);
+        RULES.put("HandoffReceipt", Rule.BACKWARD);
+        RULES.put("HandoffOutcome", Rule.FORWARD);
     }
 
     private static final Path RELEASED = Path.of("src", "main", "avro", "released");

@@ -35,6 +35,10 @@ final class MetricFilters {
         List<String> topics = new java.util.ArrayList<>(List.of(config.sessionEventsTopic(), config.contextSnapshotsTopic(),
                 config.deadLettersTopic()));
         config.tenantPoliciesTopic().ifPresent(topics::add);
+        config.handoffReceiptsTopic().ifPresent(t -> {
+            topics.add(t);
+            topics.add(config.handoffOutcomesTopic());
+        });
         for (String topic : topics) {
             if (topic.contains(".")) {
                 legacy.add(topic.replace('.', '_'));

@@ -22,6 +22,7 @@ import dev.baton.app.TopicLimits;
 import dev.baton.config.BatonConfig;
 import dev.baton.config.HttpSettings;
 import dev.baton.config.ConfigLoader;
+import dev.baton.processor.TenantLabels;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -119,7 +120,7 @@ public final class ServiceRunner {
         StreamsApp streams = new StreamsApp(config);
         app.set(streams);
         new KafkaStreamsMetrics(streams.streams()).bindTo(metrics);
-        new ApplicationMeters(streams.streams()).bindTo(metrics);
+        new ApplicationMeters(streams.streams(), new TenantLabels(config.metricsTenants())).bindTo(metrics);
         new JvmMemoryMetrics().bindTo(metrics);
         new JvmGcMetrics().bindTo(metrics);
         new JvmThreadMetrics().bindTo(metrics);

@@ -38,9 +38,17 @@ public final class TopicLimits {
 
     /** The topics Baton writes to. */
     public static List<String> outputTopics(BatonConfig config) {
-        return List.of(config.contextSnapshotsTopic(), config.deadLettersTopic(),
+        List<String> topics = new java.util.ArrayList<>(List.of(config.contextSnapshotsTopic(),
+                config.deadLettersTopic(),
                 config.applicationId() + "-" + SessionContextProcessor.SESSION_STORE + "-changelog",
-                config.applicationId() + "-" + SessionContextProcessor.TIMER_STORE + "-changelog");
+                config.applicationId() + "-" + SessionContextProcessor.TIMER_STORE + "-changelog"));
+        // receipts on: the outcomes topic and the ledger's changelog
+        if (config.handoffReceiptsTopic().isPresent()) {
+            topics.add(config.handoffOutcomesTopic());
+            topics.add(config.applicationId() + "-" + dev.baton.processor.HandoffReceiptProcessor.LEDGER_STORE
+                    + "-changelog");
+        }
+        return List.copyOf(topics);
     }
 
     /** Throws an {@link AppFailure} naming every topic that cannot take a record of the configured limit. */

@@ -53,6 +53,9 @@ public final class BatonConfig {
     public static final String CONTEXT_SNAPSHOTS_TOPIC = "baton.topic.context-snapshots";
     public static final String DEAD_LETTERS_TOPIC = "baton.topic.dead-letters";
     public static final String TENANT_POLICIES_TOPIC = "baton.topic.tenant-policies";
+    public static final String HANDOFF_RECEIPTS_TOPIC = "baton.topic.handoff-receipts";
+    public static final String HANDOFF_OUTCOMES_TOPIC = "baton.topic.handoff-outcomes";
+    public static final String METRICS_TENANTS = "baton.metrics.tenants";
     public static final String FORMAT = "baton.format";
     public static final String SCHEMA_REGISTRY_URL = "baton.schema-registry.url";
     public static final String PUNCTUATE_INTERVAL_MS = "baton.punctuate.interval.ms";
@@ -165,6 +168,26 @@ public final class BatonConfig {
     public Optional<String> tenantPoliciesTopic() {
         String t = values.get(TENANT_POLICIES_TOPIC);
         return t == null || t.isEmpty() ? Optional.empty() : Optional.of(t);
+    }
+
+    /** The hand-off receipts topic, or empty when receipts are off (the default: empty value). */
+    public Optional<String> handoffReceiptsTopic() {
+        String t = values.get(HANDOFF_RECEIPTS_TOPIC);
+        return t == null || t.isEmpty() ? Optional.empty() : Optional.of(t);
+    }
+
+    /** The topic of joined hand-off outcomes (written only while receipts are on). */
+    public String handoffOutcomesTopic() {
+        return values.get(HANDOFF_OUTCOMES_TOPIC);
+    }
+
+    /** The tenants whose cost metrics carry their own {@code tenant} label; every other tenant is {@code other}. */
+    public java.util.Set<String> metricsTenants() {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (String t : values.get(METRICS_TENANTS).split(",")) {
+            if (!t.isBlank()) out.add(t.strip());
+        }
+        return out;
     }
 
     public Format format() {
@@ -480,9 +503,9 @@ public final class BatonConfig {
 
         private void validate(Map<String, String> v, Map<String, String> o) {
             List<String> topics = List.of(SESSION_EVENTS_TOPIC, CONTEXT_SNAPSHOTS_TOPIC, DEAD_LETTERS_TOPIC,
-                    TENANT_POLICIES_TOPIC);
+                    TENANT_POLICIES_TOPIC, HANDOFF_RECEIPTS_TOPIC, HANDOFF_OUTCOMES_TOPIC);
             for (String t : topics) {
-                if (!t.equals(TENANT_POLICIES_TOPIC) && v.get(t).isEmpty())
+                if (!t.equals(TENANT_POLICIES_TOPIC) && !t.equals(HANDOFF_RECEIPTS_TOPIC) && v.get(t).isEmpty())
                     throw new BatonConfigException(t + " is empty (from " + o.get(t) + ")");
             }
             for (int i = 0; i < topics.size(); i++) {
@@ -504,7 +527,8 @@ public final class BatonConfig {
             }
             // Kafka's own dead letters must not land in the input (a loop) or among the snapshots.
             String dlq = StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG;
-            for (String t : List.of(SESSION_EVENTS_TOPIC, CONTEXT_SNAPSHOTS_TOPIC, TENANT_POLICIES_TOPIC)) {
+            for (String t : List.of(SESSION_EVENTS_TOPIC, CONTEXT_SNAPSHOTS_TOPIC, TENANT_POLICIES_TOPIC,
+                    HANDOFF_RECEIPTS_TOPIC, HANDOFF_OUTCOMES_TOPIC)) {
                 if (v.get(t).equals(v.get(dlq))) {
                     throw new BatonConfigException("contradictory settings: " + dlq + "=" + v.get(dlq) + " (from "
                             + o.get(dlq) + ") and " + t + "=" + v.get(t) + " (from " + o.get(t)

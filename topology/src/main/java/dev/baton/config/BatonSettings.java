@@ -36,6 +36,9 @@ import static dev.baton.config.BatonConfig.SESSION_EVENTS_TOPIC;
 import static dev.baton.config.BatonConfig.STATE_CACHE_MAX_BYTES;
 import static dev.baton.config.BatonConfig.STATE_CHANGELOG;
 import static dev.baton.config.BatonConfig.TENANT_POLICIES_TOPIC;
+import static dev.baton.config.BatonConfig.HANDOFF_OUTCOMES_TOPIC;
+import static dev.baton.config.BatonConfig.HANDOFF_RECEIPTS_TOPIC;
+import static dev.baton.config.BatonConfig.METRICS_TENANTS;
 
 /**
  * Every setting Baton knows, on Kafka's own {@link ConfigDef}: key, type, built-in default, validator and what it
@@ -60,6 +63,15 @@ final class BatonSettings {
                         "Dead-letter topic: original key and value bytes, headers baton.error.* and baton.source.*.")
                 .define(TENANT_POLICIES_TOPIC, Type.STRING, "baton.tenant-policies", Importance.MEDIUM,
                         "Compacted topic of TenantPolicy records, read as a global table; empty: no tenant policies.")
+                .define(HANDOFF_RECEIPTS_TOPIC, Type.STRING, "", Importance.MEDIUM,
+                        "Input topic of HandoffReceipts, keyed and partitioned like the session events (e.g. "
+                                + "baton.handoff-receipts); empty: receipts off.")
+                .define(HANDOFF_OUTCOMES_TOPIC, Type.STRING, "baton.handoff-outcomes", Importance.MEDIUM,
+                        "Output topic of HandoffOutcomes (snapshots joined with their receipts); written while "
+                                + "receipts are on.")
+                .define(METRICS_TENANTS, Type.STRING, "", Importance.LOW,
+                        "Comma-separated tenants whose cost metrics carry their own tenant label; every other "
+                                + "tenant is counted as `other` (a bounded label set).")
                 .define(FORMAT, Type.STRING, "avro", ConfigDef.ValidString.in("avro", "json"), Importance.MEDIUM,
                         "Value format of all topics: Avro in the Confluent wire format, or JSON.")
                 .define(SCHEMA_REGISTRY_URL, Type.STRING, null, Importance.MEDIUM,

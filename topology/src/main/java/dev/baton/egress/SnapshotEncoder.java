@@ -39,7 +39,16 @@ import java.util.Locale;
 public interface SnapshotEncoder {
 
     /** The value bytes of {@code snapshot} for {@code topic}. */
-    byte[] encode(String topic, Snapshot snapshot);
+    default byte[] encode(String topic, Snapshot snapshot) {
+        return encodeHashed(topic, snapshot).value();
+    }
+
+    /** The value bytes with the content hash written into them (receipts are matched against it). */
+    Encoded encodeHashed(String topic, Snapshot snapshot);
+
+    /** A snapshot's value bytes and its {@code content_sha256}. */
+    record Encoded(byte[] value, String contentSha256) {
+    }
 
     /** This encoder as a Kafka serializer. */
     default Serializer<Snapshot> serializer() {
@@ -55,13 +64,17 @@ public interface SnapshotEncoder {
             // The content hash (in toAvro) encodes the long strings to UTF-8 and leaves them in the memo, where the
             // Avro encoder finds them: each is encoded once per hand-off. Closing forgets them.
             try (Utf8Memo memo = memos.get()) {
-                return codec.serialize(topic, toAvro(snapshot, memo), memo);
+                ContextSnapshot record = toAvro(snapshot, memo);
+                return new Encoded(codec.serialize(topic, record, memo), record.getContentSha256());
             }
         };
     }
 
     static SnapshotEncoder json() {
-        return (topic, snapshot) -> AvroJson.write(toAvro(snapshot));
+        return (topic, snapshot) -> {
+            ContextSnapshot record = toAvro(snapshot);
+            return new Encoded(AvroJson.write(record), record.getContentSha256());
+        };
     }
 
     /** {@code avro} or {@code json}; {@code registry} may be null for JSON. */

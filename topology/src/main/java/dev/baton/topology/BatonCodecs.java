@@ -1,7 +1,9 @@
 package dev.baton.topology;
 
 import dev.baton.config.BatonConfig;
+import dev.baton.egress.OutcomeEncoder;
 import dev.baton.egress.SnapshotEncoder;
+import dev.baton.ingest.ReceiptDecoder;
 import dev.baton.engine.policy.Policy;
 import dev.baton.ingest.SessionEventDecoder;
 import dev.baton.ingest.TenantPolicyDecoder;
@@ -18,11 +20,20 @@ import java.util.Objects;
  * The three codecs the topology needs at its edges: input events, output snapshots and tenant policies, chosen by
  * {@code baton.format} (avro or json) and {@code baton.schema-registry.url}.
  */
-public record BatonCodecs(SessionEventDecoder events, SnapshotEncoder snapshots, PolicyDecoder policies) {
+public record BatonCodecs(SessionEventDecoder events, SnapshotEncoder snapshots, PolicyDecoder policies,
+                          ReceiptDecoder receipts, OutcomeEncoder outcomes) {
+    /** The codecs without receipts' (JSON ones: used only when a test turns receipts on). */
+    public BatonCodecs(SessionEventDecoder events, SnapshotEncoder snapshots, PolicyDecoder policies) {
+        this(events, snapshots, policies, ReceiptDecoder.forFormat("json", null),
+                OutcomeEncoder.forFormat("json", null));
+    }
+
     public BatonCodecs {
         Objects.requireNonNull(events);
         Objects.requireNonNull(snapshots);
         Objects.requireNonNull(policies);
+        Objects.requireNonNull(receipts);
+        Objects.requireNonNull(outcomes);
     }
 
     /** The codecs that {@code baton.format} and {@code baton.schema-registry.url} select. */
@@ -35,7 +46,8 @@ public record BatonCodecs(SessionEventDecoder events, SnapshotEncoder snapshots,
         return new BatonCodecs(SessionEventDecoder.forFormat(format, registry, defaults.maxRecordBytes()),
                 SnapshotEncoder.forFormat(format, registry),
                 policyDecoder(TenantPolicyDecoder.forFormat(format, registry, defaults)
-                        .withMaxOutputBytes(config.maxOutputBytes())));
+                        .withMaxOutputBytes(config.maxOutputBytes())),
+                ReceiptDecoder.forFormat(format, registry), OutcomeEncoder.forFormat(format, registry));
     }
 
     /** Adapts the serde's TenantPolicyDecoder to the processor's {@link PolicyDecoder} contract. */

@@ -2,6 +2,8 @@ package dev.baton.topology;
 
 import dev.baton.config.BatonConfig;
 import dev.baton.processor.DeadLetterCounter;
+import dev.baton.processor.HandoffReceiptProcessor;
+import dev.baton.processor.TenantLabels;
 import dev.baton.processor.SessionContextProcessor;
 import dev.baton.processor.JTokkitTokenizers;
 import dev.baton.processor.SessionProcessorOptions;
@@ -32,9 +34,16 @@ import java.util.Properties;
  *   baton-dead-letter-writer -> baton-dead-letters-sink (baton.dead-letters)
  *   baton.tenant-policies -> baton-tenant-policies-source -> baton-tenant-policies-updater (global in-memory store:
  *                                each tenant's last valid policy record)
+ *   with baton.topic.handoff-receipts set (receipts on), besides:
+ *   baton-snapshot-writer -> baton-handoff-receipts (each written snapshot's id and hash)
+ *   baton.handoff-receipts -> baton-handoff-receipts-source -> baton-receipts-decode -> baton-handoff-receipts
+ *                                HandoffReceiptProcessor, stores baton-handoff-ledger (also read by the session
+ *                                processor) and baton-receipt-timers
+ *          -> baton-outcome-writer -> baton-handoff-outcomes-sink (baton.handoff-outcomes)
+ *          -> baton-dead-letter-writer (RECEIPT_HASH_MISMATCH, UNKNOWN_SNAPSHOT)
  * </pre>
- * Every node and store is named explicitly; the only internal topics are the five stores' changelogs
- * ({@code <application.id>-<store>-changelog}).
+ * Every node and store is named explicitly; the only internal topics are the stores' changelogs
+ * ({@code <application.id>-<store>-changelog}): five, seven with receipts on.
  * Run it with {@link #streamsProperties}: they register the exception handlers that dead-letter through it.
  * Details: docs/topology.md.
  */
@@ -46,6 +55,11 @@ public final class BatonTopology {
     public static final String SNAPSHOT_SINK = "baton-context-snapshots-sink";
     public static final String DEAD_LETTER_WRITER = "baton-dead-letter-writer";
     public static final String DEAD_LETTER_SINK = "baton-dead-letters-sink";
+    public static final String RECEIPTS_SOURCE = "baton-handoff-receipts-source";
+    public static final String RECEIPTS_DECODE = "baton-receipts-decode";
+    public static final String RECEIPTS = "baton-handoff-receipts";
+    public static final String OUTCOME_WRITER = "baton-outcome-writer";
+    public static final String OUTCOME_SINK = "baton-handoff-outcomes-sink";
     public static final String POLICY_SOURCE = "baton-tenant-policies-source";
     public static final String POLICY_UPDATER = "baton-tenant-policies-updater";
     /** Kafka Streams 4.x: whether the processing exception handler also guards global store updates. */
@@ -102,17 +116,46 @@ public final class BatonTopology {
                 config.sessionEventsTopic());
         topology.addProcessor(DECODE, () -> new DecodeProcessor(codecs.events(), SESSION, DEAD_LETTER_WRITER),
                 SOURCE);
-        topology.addProcessor(SESSION, () -> new SessionContextProcessor(options), DECODE);
+        boolean receipts = config.handoffReceiptsTopic().isPresent();
+        String ledger = receipts ? HandoffReceiptProcessor.LEDGER_STORE : null;
+        topology.addProcessor(SESSION, () -> new SessionContextProcessor(options, ledger), DECODE);
         for (var store : SessionContextProcessor.storeBuilders()) {
             // baton.state.changelog=false (backfill, demo: the state dies with the run): no changelog to write
             if (!config.stateChangelog()) store.withLoggingDisabled();
             topology.addStateStore(store, SESSION);
         }
-        topology.addProcessor(SNAPSHOT_WRITER, () -> new SnapshotWriter(codecs.snapshots(),
-                config.contextSnapshotsTopic(), config.maxOutputBytes()), SESSION);
+        topology.addProcessor(SNAPSHOT_WRITER, () -> {
+            SnapshotWriter w = new SnapshotWriter(codecs.snapshots(), config.contextSnapshotsTopic(),
+                    config.maxOutputBytes());
+            return receipts ? w.withReceipts(SNAPSHOT_SINK, RECEIPTS) : w;
+        }, SESSION);
         topology.addSink(SNAPSHOT_SINK, config.contextSnapshotsTopic(), new ByteArraySerializer(),
                 new ByteArraySerializer(), SNAPSHOT_WRITER);
-        topology.addProcessor(DEAD_LETTER_WRITER, () -> new DeadLetterWriter(config.maxOutputBytes()), DECODE, SESSION);
+        if (receipts) {
+            // Receipts are keyed and partitioned like the events: the join runs in the task that holds the session.
+            topology.addSource(RECEIPTS_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
+                    config.handoffReceiptsTopic().orElseThrow());
+            topology.addProcessor(RECEIPTS_DECODE, () -> new ReceiptDecodeProcessor(codecs.receipts(), RECEIPTS,
+                    DEAD_LETTER_WRITER), RECEIPTS_SOURCE);
+            TenantLabels labels = new TenantLabels(config.metricsTenants());
+            topology.addProcessor(RECEIPTS, () -> new HandoffReceiptProcessor(options, OUTCOME_WRITER, labels),
+                    SNAPSHOT_WRITER, RECEIPTS_DECODE);
+            for (var store : HandoffReceiptProcessor.storeBuilders()) {
+                if (!config.stateChangelog()) store.withLoggingDisabled();
+                topology.addStateStore(store, RECEIPTS);
+            }
+            // the session processor reads the ledger for the brick's previous-outcome line
+            topology.connectProcessorAndStateStores(SESSION, HandoffReceiptProcessor.LEDGER_STORE);
+            topology.addProcessor(OUTCOME_WRITER, () -> new OutcomeWriter(codecs.outcomes(),
+                    config.handoffOutcomesTopic()), RECEIPTS);
+            topology.addSink(OUTCOME_SINK, config.handoffOutcomesTopic(), new ByteArraySerializer(),
+                    new ByteArraySerializer(), OUTCOME_WRITER);
+            topology.addProcessor(DEAD_LETTER_WRITER, () -> new DeadLetterWriter(config.maxOutputBytes()), DECODE,
+                    SESSION, RECEIPTS_DECODE, RECEIPTS);
+        } else {
+            topology.addProcessor(DEAD_LETTER_WRITER, () -> new DeadLetterWriter(config.maxOutputBytes()), DECODE,
+                    SESSION);
+        }
         topology.addSink(DEAD_LETTER_SINK, config.deadLettersTopic(), new ByteArraySerializer(),
                 new ByteArraySerializer(), DEAD_LETTER_WRITER);
 

@@ -149,7 +149,7 @@ class DeadLetterTest {
     void shouldDeadLetterTheInputThroughTheExceptionHandlerWhenItsSnapshotCannotBeEncoded() {
         UnaryOperator<BatonCodecs> failing = real -> new BatonCodecs(real.events(), (topic, snapshot) -> {
             if (snapshot.handoffId().equals("bad")) throw new IllegalStateException("cannot encode");
-            return real.snapshots().encode(topic, snapshot);
+            return real.snapshots().encodeHashed(topic, snapshot);
         }, real.policies());
         try (Harness h = new Harness(Map.of(), failing)) {
             h.send(h.turn(T, S, 0, "user", "USER", "task"));

@@ -55,6 +55,9 @@ final class Harness implements AutoCloseable {
     final TestInputTopic<byte[], byte[]> policies;
     final TestOutputTopic<byte[], byte[]> snapshots;
     final TestOutputTopic<byte[], byte[]> deadLetters;
+    /** Receipts in and outcomes out: null unless baton.topic.handoff-receipts is set. */
+    final TestInputTopic<byte[], byte[]> receipts;
+    final TestOutputTopic<byte[], byte[]> outcomes;
     private static final AtomicInteger SCOPES = new AtomicInteger();
     private final Path stateDir;
     private final String registryScope;
@@ -108,6 +111,8 @@ final class Harness implements AutoCloseable {
         policies = driver.createInputTopic(config.tenantPoliciesTopic().orElseThrow(), ser, ser);
         snapshots = driver.createOutputTopic(config.contextSnapshotsTopic(), de, de);
         deadLetters = driver.createOutputTopic(config.deadLettersTopic(), de, de);
+        receipts = config.handoffReceiptsTopic().map(t -> driver.createInputTopic(t, ser, ser)).orElse(null);
+        outcomes = receipts == null ? null : driver.createOutputTopic(config.handoffOutcomesTopic(), de, de);
     }
 
     // ---- input ----------------------------------------------------------------------------------------------------

@@ -60,11 +60,25 @@ public final class BrickBuilder {
 
     public static Brick build(String tenantId, String sessionId, SessionState state, RetentionPlan plan,
                               Handoff handoff, MissingRange pending, Policy policy, LayoutCache layouts) {
+        return build(tenantId, sessionId, state, plan, handoff, pending, policy, layouts, null);
+    }
+
+    /**
+     * {@link #build(String, String, SessionState, RetentionPlan, Handoff, MissingRange, Policy, LayoutCache)} with the
+     * outcome of the session's previous escalation as reported by its receiver (a marker line written by Baton, e.g.
+     * {@code [previous hand-off: escalated to claude-opus at seq 41: failed — handed back]}), shown after the session
+     * line; null: no line, the brick is exactly what it is without receipts.
+     */
+    public static Brick build(String tenantId, String sessionId, SessionState state, RetentionPlan plan,
+                              Handoff handoff, MissingRange pending, Policy policy, LayoutCache layouts,
+                              String previousOutcome) {
         int budget = Math.max(MIN_BUDGET_CHARS,
                 handoff.target() == Target.CLAUDE_CLI ? policy.brickBudgetCliChars() : policy.brickBudgetLocalChars());
         List<Truncation> notes = new ArrayList<>();
 
         String session = sessionLine(tenantId, sessionId, state, policy.brickMaxAgents());
+        // part of the fixed head, so that the budget and the shortening below count it
+        if (previousOutcome != null) session = session + '\n' + previousOutcome;
         List<String> missingLines = new ArrayList<>();
         List<Truncation> missingNotes = new ArrayList<>();
         for (Segment m : missingMarkers(state, pending)) {

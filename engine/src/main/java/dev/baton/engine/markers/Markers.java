@@ -26,6 +26,16 @@ public final class Markers {
         return from == to ? "seq " + from : "seq " + from + "–" + to;
     }
 
+    /**
+     * Receipts: the brick line that reports how the session's previous escalation ended, e.g.
+     * {@code [previous hand-off: escalated to claude-opus at seq 41: failed — handed back]}. {@code receiver} is the
+     * receiver's model (or its agent name), a name without brackets or line breaks; {@code outcome} the words for the
+     * result.
+     */
+    public static String previousHandoff(String receiver, long asOfSeq, String outcome) {
+        return "[previous hand-off: escalated to " + receiver + " at seq " + asOfSeq + ": " + outcome + "]";
+    }
+
     /** R5: the middle when its digest does not fit. */
     public static String middleDropped(long n, long from, long to) {
         return "(earlier conversation omitted — " + turns(n) + ", " + seqs(from, to)

@@ -66,7 +66,9 @@ public record Policy(
         String tokenCountEncodings,
         /* R5 with steps (docs/rendering.md, "Trim step"): the tail's first turn moves by at least this many
            characters at a time, so that hand-offs in a row share their prefix; 0: off (the longest tail). */
-        int trimStepChars) {
+        int trimStepChars,
+        /* Receipts: a snapshot without a receipt this long (wall-clock ms) after it was written counts as unacknowledged. */
+        long receiptTimeoutMillis) {
 
     public static final String DEFAULT_OWNER_PROMPT =
             "You are {agent}. This conversation is yours from the start: every turn in it is your own work."
@@ -80,6 +82,9 @@ public record Policy(
     /** The encoding of a token cap that names none: the one OpenAI's current models use. */
     public static final String DEFAULT_TOKEN_ENCODING = "o200k_base";
 
+    /** Receipts: how long a hand-off may stay unacknowledged before it counts as overdue (10 minutes). */
+    public static final long DEFAULT_RECEIPT_TIMEOUT_MILLIS = 600_000L;
+
     private static final Policy DEFAULTS = new Policy(
             400_000, 2_000, 4_000,
             2, 163_840, 4_000,
@@ -89,7 +94,7 @@ public record Policy(
             3_600_000L, 7L * 24 * 3_600_000L, 1024 * 1024,
             DEFAULT_OWNER_PROMPT, DEFAULT_CONTINUITY_PROMPT,
             0, DEFAULT_TOKEN_ENCODING, "",
-            0);
+            0, DEFAULT_RECEIPT_TIMEOUT_MILLIS);
 
     /** The contract's defaults. */
     public static Policy defaults() {
@@ -185,6 +190,7 @@ public record Policy(
                 rememberedHandoffIds, maxOpenLegacyCalls, missingRangesKept, maxRecordBytes;
         public long gapWaitMillis, maxHeldBytes, handoffWaitMillis, closedGraceMillis, idleTtlMillis;
         public String ownerFramingPrompt, continuityFramingPrompt;
+        public long receiptTimeoutMillis;
 
         Builder(Policy p) {
             transcriptBudgetChars = p.transcriptBudgetChars;
@@ -216,6 +222,7 @@ public record Policy(
             transcriptBudgetEncoding = p.transcriptBudgetEncoding;
             tokenCountEncodings = p.tokenCountEncodings;
             trimStepChars = p.trimStepChars;
+            receiptTimeoutMillis = p.receiptTimeoutMillis;
         }
 
         public Builder transcriptBudgetChars(int v) { transcriptBudgetChars = v; return this; }
@@ -247,6 +254,7 @@ public record Policy(
         public Builder transcriptBudgetEncoding(String v) { transcriptBudgetEncoding = v; return this; }
         public Builder tokenCountEncodings(String v) { tokenCountEncodings = v; return this; }
         public Builder trimStepChars(int v) { trimStepChars = v; return this; }
+        public Builder receiptTimeoutMillis(long v) { receiptTimeoutMillis = v; return this; }
 
         public Policy build() {
             return new Policy(transcriptBudgetChars, minTranscriptBudgetChars, digestBudgetChars, expandedTrailTurns,
@@ -255,7 +263,7 @@ public record Policy(
                     maxHeldTurns, maxHeldBytes, handoffWaitMillis, maxWaitingHandoffs, rememberedHandoffIds,
                     maxOpenLegacyCalls, missingRangesKept, closedGraceMillis, idleTtlMillis, maxRecordBytes,
                     ownerFramingPrompt, continuityFramingPrompt, transcriptBudgetTokens, transcriptBudgetEncoding,
-                    tokenCountEncodings, trimStepChars);
+                    tokenCountEncodings, trimStepChars, receiptTimeoutMillis);
         }
     }
 }

@@ -73,15 +73,18 @@ public enum PolicyField {
     // Issue 22 (stable prefix): trimming in steps, off by default.
     TRIM_STEP_CHARS(Type.INT, 0, Policy::trimStepChars, (b, v) -> b.trimStepChars((int) (long) v),
             "Trim in steps: once over budget, the tail's first turn moves by at least this many characters at a time "
-                    + "(hand-offs in a row share their prefix; the tail is up to this much shorter); 0: off.");
+                    + "(hand-offs in a row share their prefix; the tail is up to this much shorter); 0: off."),
+    // Hand-off receipts (issue 24, part 2)
+    RECEIPT_TIMEOUT_MILLIS(Type.LONG, 1, Policy::receiptTimeoutMillis, (b, v) -> b.receiptTimeoutMillis((long) v),
+            "A snapshot without a receipt this long (wall-clock ms) after it was written counts as unacknowledged.");
 
     /** How a field's value is written: a whole number that fits an {@code int} or a {@code long}, or text. */
     public enum Type { INT, LONG, TEXT }
 
-    /** Fields that are Baton's own extensions (token caps and counts, trim steps), not the contract's. */
+    /** Fields that are Baton's own extensions (token caps and counts, trim steps, receipts), not the contract's. */
     public static final java.util.Set<PolicyField> EXTENSIONS =
             java.util.EnumSet.of(TRANSCRIPT_BUDGET_TOKENS, TRANSCRIPT_BUDGET_ENCODING, TOKEN_COUNT_ENCODINGS,
-                    TRIM_STEP_CHARS);
+                    TRIM_STEP_CHARS, RECEIPT_TIMEOUT_MILLIS);
 
     private final Type type;
     private final long min;

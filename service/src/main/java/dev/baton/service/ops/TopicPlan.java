@@ -37,7 +37,8 @@ public final class TopicPlan {
     /**
      * The topics for {@code config}: session events and snapshots with {@code partitions} (the
      * parallelism), dead letters with {@code deadLetterPartitions}, tenant policies with one partition,
-     * compacted (read whole as a global table), when configured.
+     * compacted (read whole as a global table), when configured; hand-off receipts and outcomes with
+     * {@code partitions}, when receipts are on.
      */
     public static List<Topic> of(BatonConfig config, int partitions, int deadLetterPartitions, short replicationFactor) {
         List<Topic> topics = new ArrayList<>();
@@ -47,6 +48,12 @@ public final class TopicPlan {
                 configs("delete", replicationFactor)));
         config.tenantPoliciesTopic().ifPresent(t ->
                 topics.add(new Topic(t, 1, replicationFactor, configs("compact", replicationFactor))));
+        // receipts on: receipts partitioned like the session events (the join runs in the session's task), outcomes
+        config.handoffReceiptsTopic().ifPresent(t -> {
+            topics.add(new Topic(t, partitions, replicationFactor, configs("delete", replicationFactor)));
+            topics.add(new Topic(config.handoffOutcomesTopic(), partitions, replicationFactor,
+                    configs("delete", replicationFactor)));
+        });
         return topics;
     }
 
