@@ -89,6 +89,20 @@ class BackfillCommandIT {
         assertThat(result.err()).contains("no such input file");
     }
 
+    @Test
+    void shouldStopTheBrokerItStartedEarlyWhenTheInputTurnsOutUnreadable() throws IOException {
+        // the in-process broker starts before the input is opened (beside the line count): a .gz that is not gzip
+        // fails after that, and the broker must not outlive the failed command
+        Path input = dir.resolve("events.jsonl.gz");
+        Files.writeString(input, "not gzip at all\n");
+        Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
+        CommandOutput result = CommandOutput.run("backfill", "-i", input.toString(),
+                "-o", dir.resolve("out.jsonl").toString(), "--no-progress");
+        assertThat(result.exitCode()).as(result.err()).isEqualTo(ExitCodes.FAILED);
+        assertThat(result.err()).contains("GZIP");
+        assertThat(CommandOutput.lingeringThreads(before)).isEmpty();
+    }
+
     private static String event(String id, String session, String payload) {
         return "{\"event_id\":\"" + id + "\",\"tenant_id\":\"t1\",\"session_id\":\"" + session
                 + "\",\"occurred_at\":\"2026-11-30T09:00:00Z\"," + payload + "}";
