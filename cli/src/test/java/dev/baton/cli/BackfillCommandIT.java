@@ -89,6 +89,26 @@ class BackfillCommandIT {
         assertThat(result.err()).contains("no such input file");
     }
 
+    @Test
+    void shouldStopTheBrokerItStartedEarlyWhenTheInputTurnsOutUnreadable() throws IOException, InterruptedException {
+        // the in-process broker starts before the input is opened (beside the line count): a .gz that is not gzip
+        // fails after that, and the broker must not outlive the failed command
+        Path input = dir.resolve("events.jsonl.gz");
+        Files.writeString(input, "not gzip at all\n");
+        Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
+        CommandOutput result = CommandOutput.run("backfill", "-i", input.toString(),
+                "-o", dir.resolve("out.jsonl").toString(), "--no-progress");
+        assertThat(result.exitCode()).as(result.err()).isEqualTo(ExitCodes.FAILED);
+        assertThat(result.err()).contains("GZIP");
+        // the command may fail before the broker is up: let a start that was left running finish, then look
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals("replay-broker-start")) {
+                t.join(120_000);
+            }
+        }
+        assertThat(CommandOutput.lingeringThreads(before)).isEmpty();
+    }
+
     private static String event(String id, String session, String payload) {
         return "{\"event_id\":\"" + id + "\",\"tenant_id\":\"t1\",\"session_id\":\"" + session
                 + "\",\"occurred_at\":\"2026-11-30T09:00:00Z\"," + payload + "}";

@@ -117,15 +117,24 @@ public final class BackfillRunner {
     }
 
     public int run() throws IOException {
+        PhaseClock.mark("jvm-and-cli");
         Path input = options.input();
         if (!Jsonl.isStdio(input) && !Files.isRegularFile(input)) {
             throw new AppFailure(ExitCodes.FAILED, "no such input file: " + input);
         }
         Map<String, String> base = baseConfig();
-        int maxRecordBytes = maxRecordBytes(base);
-        try (LineSource lines = jsonlLines(input, maxRecordBytes)) {
-            return run(lines, Jsonl.countRecords(input), base, maxRecordBytes);
+        // the broker starts beside the rest (counting the input's lines reads all of it)
+        try (BrokerStart broker = startBrokerIfInProcess()) {
+            int maxRecordBytes = maxRecordBytes(base);
+            try (LineSource lines = jsonlLines(input, maxRecordBytes)) {
+                return run(lines, Jsonl.countRecords(input), base, maxRecordBytes, broker);
+            }
         }
+    }
+
+    /** The in-process broker, starting now; null when the run uses {@code --bootstrap-servers}. */
+    private BrokerStart startBrokerIfInProcess() {
+        return options.bootstrapServers() == null ? BrokerStart.begin() : null;
     }
 
     private static int maxRecordBytes(Map<String, String> base) {
@@ -141,12 +150,15 @@ public final class BackfillRunner {
      */
     public int run(LineSource lines, long totalLines) throws IOException {
         Map<String, String> base = baseConfig();
-        return run(lines, totalLines, base, maxRecordBytes(base));
+        try (BrokerStart broker = startBrokerIfInProcess()) {
+            return run(lines, totalLines, base, maxRecordBytes(base), broker);
+        }
     }
 
-    private int run(LineSource lines, long totalLines, Map<String, String> base, int maxRecordBytes)
-        throws IOException {
+    private int run(LineSource lines, long totalLines, Map<String, String> base, int maxRecordBytes,
+                    BrokerStart broker) throws IOException {
         long started = System.nanoTime();
+        PhaseClock.mark("config-and-count");
         Logging.quietForEmbeddedRun();
         boolean embedded = options.bootstrapServers() == null;
         String runName = embedded ? "baton-backfill" : "baton-backfill-" + UUID.randomUUID().toString().substring(0, 8);
@@ -164,7 +176,7 @@ public final class BackfillRunner {
         // task (32 MiB of encoded state each) on the heap; the output does not depend on it
         int partitions = Math.max(1, Integer.parseInt(base.getOrDefault("num.stream.threads", "1").trim()));
         try (Replay replay = Replay.open(new Replay.Settings(options.bootstrapServers(), base, "json", null, runName,
-                partitions));
+                partitions), broker);
              Progress progress = options.noProgress() ? null : Progress.onStderr("backfill", totalLines, "records");
              Jsonl.Writer writer = Jsonl.writer(temporary);
              Jsonl.Writer deadWriter = options.deadLetters() == null ? null : Jsonl.writer(options.deadLetters())) {
@@ -196,6 +208,7 @@ public final class BackfillRunner {
         if (!Jsonl.isStdio(output)) {
             Files.move(temporary, output, StandardCopyOption.REPLACE_EXISTING);
         }
+        PhaseClock.report("backfill");
         return report(result, items, output, started);
     }
 

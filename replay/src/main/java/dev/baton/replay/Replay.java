@@ -165,14 +165,22 @@ final class Replay implements AutoCloseable {
     private final Settings settings;
     private final ReplayCluster cluster;
 
-    private Replay(Settings settings) {
+    private Replay(Settings settings, BrokerStart broker) {
         this.settings = settings;
-        this.cluster = new ReplayCluster(settings);
+        this.cluster = new ReplayCluster(settings, broker);
     }
 
     /** Starts the broker (unless one is given), creates the topics and starts the topology. */
     static Replay open(Settings settings) {
-        return new Replay(settings);
+        return new Replay(settings, null);
+    }
+
+    /**
+     * Like {@link #open(Settings)}, on an in-process broker that {@code broker} is starting already (null: start one
+     * now, unless the settings name a cluster).
+     */
+    static Replay open(Settings settings, BrokerStart broker) {
+        return new Replay(settings, broker);
     }
 
     BatonConfig config() {

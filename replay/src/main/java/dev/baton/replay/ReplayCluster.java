@@ -30,6 +30,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -39,6 +40,9 @@ import org.apache.kafka.streams.StreamsConfig;
  * run made (on a real cluster: its topics and consumer group).
  */
 final class ReplayCluster implements AutoCloseable {
+    /** How long the topology may take to reach RUNNING for the first time. */
+    static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
     private final Replay.Settings settings;
     private final EmbeddedKafka embedded;
     private final String bootstrapServers;
@@ -49,12 +53,17 @@ final class ReplayCluster implements AutoCloseable {
     private final boolean privateTopics;
     private final StreamsApp app;
     private final KafkaProducer<byte[], byte[]> producer;
+    private long startDeadline;
+    private boolean running;
     /** The first failure a send reported (sends complete on the producer's thread). */
     final AtomicReference<Exception> sendFailure = new AtomicReference<>();
     private final Thread cleanup;
 
-    /** Starts the broker (unless one is given), creates the topics and starts the topology. */
-    ReplayCluster(Replay.Settings settings) {
+    /**
+     * Starts the broker (unless one is given, or {@code early} is starting it already), creates the topics and starts
+     * the topology.
+     */
+    ReplayCluster(Replay.Settings settings, BrokerStart early) {
         this.settings = settings;
         EmbeddedKafka broker = null;
         Path state = null;
@@ -63,26 +72,27 @@ final class ReplayCluster implements AutoCloseable {
         KafkaProducer<byte[], byte[]> prod = null;
         try {
             privateTopics = settings.bootstrapServers() != null;
+            state = Files.createTempDirectory("baton-state-");
+            work = Files.createTempDirectory("baton-replay-");
             if (settings.bootstrapServers() == null) {
-                broker = EmbeddedKafka.start(Map.of(
-                    "message.max.bytes", Integer.toString(Replay.MAX_MESSAGE_BYTES),
-                    "replica.fetch.max.bytes", Integer.toString(Replay.MAX_MESSAGE_BYTES),
-                    // records the replay deleted (consumed input, read output) leave the disk within seconds
-                    "log.retention.check.interval.ms", "5000",
-                    "log.segment.delete.delay.ms", "1000"));
+                broker = (early != null ? early : BrokerStart.begin()).await();
                 bootstrapServers = broker.bootstrapServers();
+                PhaseClock.mark("broker");
             } else {
                 bootstrapServers = settings.bootstrapServers();
             }
-            state = Files.createTempDirectory("baton-state-");
-            work = Files.createTempDirectory("baton-replay-");
             config = buildConfig(settings, bootstrapServers, state);
             clientConfig = clientConfig(config);
             createTopics();
+            PhaseClock.mark("topics");
             streams = new StreamsApp(config);
             streams.start();
-            streams.awaitRunning(Duration.ofSeconds(90));
+            // not waiting for RUNNING: the input goes to the broker while the group forms (the first rebalance, the
+            // stores opening); a start that never ends is caught by throwIfFailed
+            startDeadline = System.nanoTime() + START_TIMEOUT.toNanos();
+            PhaseClock.mark("topology-start");
             prod = new KafkaProducer<>(producerConfig(), new ByteArraySerializer(), new ByteArraySerializer());
+            PhaseClock.mark("producer");
         } catch (RuntimeException | IOException e) {
             if (prod != null) {
                 prod.close(Duration.ZERO);
@@ -238,6 +248,21 @@ final class ReplayCluster implements AutoCloseable {
         return config;
     }
 
+    /** Fails when the topology failed, or has not reached RUNNING within {@link #START_TIMEOUT} of its start. */
+    void throwIfFailed() {
+        app.throwIfFailed();
+        if (running) {
+            return;
+        }
+        if (app.state() == KafkaStreams.State.RUNNING) {
+            running = true;
+            PhaseClock.mark("topology-running");
+        } else if (System.nanoTime() > startDeadline) {
+            throw new AppFailure(ExitCodes.FAILED, "Kafka Streams did not reach RUNNING within "
+                + START_TIMEOUT.toSeconds() + " s (state " + app.state() + ")");
+        }
+    }
+
     StreamsApp app() {
         return app;
     }
@@ -275,7 +300,9 @@ final class ReplayCluster implements AutoCloseable {
         } catch (RuntimeException ignored) {
             // closing is best effort
         }
+        PhaseClock.mark("producer-close");
         app.close(Duration.ofSeconds(30));
+        PhaseClock.mark("topology-close");
         if (privateTopics) {
             deletePrivateResources();
         }
@@ -283,6 +310,7 @@ final class ReplayCluster implements AutoCloseable {
         deleteRecursively(workDir);
         if (embedded != null) {
             embedded.close();
+            PhaseClock.mark("broker-close");
         }
         try {
             Runtime.getRuntime().removeShutdownHook(cleanup);

@@ -145,6 +145,7 @@ final class ReplayRun implements AutoCloseable {
         nextPosition = Replay.NO_POSITION;
         cluster.producer().flush();
         throwIfSendFailed();
+        PhaseClock.mark("input-sent");
         long deadline = System.nanoTime() + timeout.toNanos();
         while (inFlight > 0) {
             if (System.nanoTime() > deadline) {
@@ -155,6 +156,7 @@ final class ReplayRun implements AutoCloseable {
             sleep(100);
             maybeStep(true);
         }
+        PhaseClock.mark("processed");
         step();
         // every session is settled: a hand-off still open now will never be answered
         for (InFlightWindow.Entry e : parked.values()) {
@@ -164,6 +166,7 @@ final class ReplayRun implements AutoCloseable {
         parked.clear();
         snapshots.drainAll(this::emitSnapshot);
         deadLetters.drainAll(this::emitDeadLetter);
+        PhaseClock.mark("output-read");
         return new Replay.Result(records, sessions, snapshotCount, codes, noOutput, unmatched, unplaced,
             cluster.app().batonCounters(), snapshots.spilledBytes() + deadLetters.spilledBytes(), brokerDiskPeak);
     }
@@ -218,7 +221,7 @@ final class ReplayRun implements AutoCloseable {
             throw new AppFailure(ExitCodes.FAILED, "cannot write to " + config.sessionEventsTopic() + ": "
                 + e.getMessage(), e);
         }
-        cluster.app().throwIfFailed();
+        cluster.throwIfFailed();
     }
 
     private void maybeStep(boolean force) {
@@ -438,6 +441,7 @@ final class ReplayRun implements AutoCloseable {
         sessionKeys.close();
         consumer.close(CloseOptions.timeout(Duration.ofSeconds(5))); // no group: nothing to leave
         admin.close(Duration.ofSeconds(5));
+        PhaseClock.mark("run-close");
     }
 
     private static void sleep(long millis) {
