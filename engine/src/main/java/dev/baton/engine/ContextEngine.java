@@ -17,6 +17,7 @@ import dev.baton.engine.policy.Policy;
 import dev.baton.engine.retention.Manifest;
 import dev.baton.engine.retention.RetentionPlan;
 import dev.baton.engine.retention.RetentionPlanner;
+import dev.baton.engine.snapshot.CallLedgerView;
 import dev.baton.engine.snapshot.Framing;
 import dev.baton.engine.snapshot.Message;
 import dev.baton.engine.snapshot.Parity;
@@ -88,6 +89,7 @@ public final class ContextEngine {
 
         TruncationLog log = new TruncationLog();
         List<Message> messages = List.of();
+        List<Segment> shownSegments = List.of();
         Parity parity = new Parity(receiver, 0, 0);
         if (h.target() == Target.LOCAL) {
             SegmentBuilder.Layout layout = SegmentBuilder.build(state, plan, ready.pendingMissing(), layouts);
@@ -100,6 +102,7 @@ public final class ContextEngine {
             manifest = trimmed.manifest();
             HeadTailTrim.Result transcript = trimmed.transcript();
             messages = MessageWriter.write(transcript.segments(), receiver);
+            shownSegments = transcript.segments();
             for (Segment s : transcript.segments()) {
                 log.addAll(s.notes());
                 if (s.kind() == Segment.Kind.STEP && s.step().outcome() == StepView.Outcome.CLEARED) {
@@ -131,10 +134,12 @@ public final class ContextEngine {
         Retention retention = new Retention(plan.expanded(), plan.inlined(),
                 manifest == null ? List.of() : manifest.listedSeqs(), manifest == null ? 0 : manifest.unlisted(),
                 plan.trailBytes());
+        CallLedgerView calls = CallLedgerRenderer.render(state, policy, receiver, shownSegments,
+                retention.manifestSeqs());
         return new Snapshot(SessionKey.of(tenantId, sessionId).snapshotId(h.handoffId()), tenantId, sessionId, h.handoffId(),
                 h.fromAgent(), receiver, h.target(), state.lastAppliedSeq(), state.turnCount(), ready.occurredAtMillis(),
                 framing, brick.text(), messages, retention, log.list(),
-                new Stats(messageChars, brickChars, tokens, counts), parity);
+                new Stats(messageChars, brickChars, tokens, counts), parity, null, calls);
     }
 
     /** A transcript trimmed to one character budget, with the manifest rendered for that budget. */

@@ -63,7 +63,12 @@ public record Policy(
         /* The encoding transcriptBudgetTokens counts in (e.g. o200k_base, cl100k_base). */
         String transcriptBudgetEncoding,
         /* Encodings whose exact token counts go into stats.token_counts, comma-separated; empty: no counting. */
-        String tokenCountEncodings) {
+        String tokenCountEncodings,
+        // ---- issue 24, call ledger
+        /* Call ledger: the newest this many entries (groups of identical calls) are kept; 0: no ledger. */
+        int callLedgerEntries,
+        /* Side-effecting tools, comma-separated globs (* and ?): their calls are listed as done in the brick. */
+        String sideEffectTools) {
 
     public static final String DEFAULT_OWNER_PROMPT =
             "You are {agent}. This conversation is yours from the start: every turn in it is your own work."
@@ -77,6 +82,9 @@ public record Policy(
     /** The encoding of a token cap that names none: the one OpenAI's current models use. */
     public static final String DEFAULT_TOKEN_ENCODING = "o200k_base";
 
+    /** Call-ledger entries kept by default (docs/rendering.md, "Call ledger"). */
+    public static final int DEFAULT_CALL_LEDGER_ENTRIES = 64;
+
     private static final Policy DEFAULTS = new Policy(
             400_000, 2_000, 4_000,
             2, 163_840, 4_000,
@@ -85,7 +93,19 @@ public record Policy(
             30_000L, 100, 10_000, 1_000, 16,
             3_600_000L, 7L * 24 * 3_600_000L, 1024 * 1024,
             DEFAULT_OWNER_PROMPT, DEFAULT_CONTINUITY_PROMPT,
-            0, DEFAULT_TOKEN_ENCODING, "");
+            0, DEFAULT_TOKEN_ENCODING, "",
+            DEFAULT_CALL_LEDGER_ENTRIES, "");
+
+
+    /** True when {@code tool} matches one of the {@code sideEffectTools} patterns. */
+    public boolean isSideEffecting(String tool) {
+        return ToolPatterns.matchesAny(sideEffectTools, tool);
+    }
+
+    /** True when the policy names side-effecting tools (the brick lists their calls as done). */
+    public boolean listsSideEffects() {
+        return sideEffectTools != null && !sideEffectTools.isBlank();
+    }
 
     /** The contract's defaults. */
     public static Policy defaults() {
@@ -175,6 +195,8 @@ public record Policy(
     public static final class Builder {
         public int transcriptBudgetTokens;
         public String transcriptBudgetEncoding, tokenCountEncodings;
+        public int callLedgerEntries;
+        public String sideEffectTools;
         public int transcriptBudgetChars, minTranscriptBudgetChars, digestBudgetChars, expandedTrailTurns,
                 inlineTrailBytes, manifestCapChars, brickBudgetLocalChars, brickBudgetCliChars, brickResultCapChars,
                 brickTaskChars, brickBriefChars, brickMaxAgents, maxHeldTurns, maxWaitingHandoffs,
@@ -211,6 +233,8 @@ public record Policy(
             transcriptBudgetTokens = p.transcriptBudgetTokens;
             transcriptBudgetEncoding = p.transcriptBudgetEncoding;
             tokenCountEncodings = p.tokenCountEncodings;
+            callLedgerEntries = p.callLedgerEntries;
+            sideEffectTools = p.sideEffectTools;
         }
 
         public Builder transcriptBudgetChars(int v) { transcriptBudgetChars = v; return this; }
@@ -241,6 +265,8 @@ public record Policy(
         public Builder transcriptBudgetTokens(int v) { transcriptBudgetTokens = v; return this; }
         public Builder transcriptBudgetEncoding(String v) { transcriptBudgetEncoding = v; return this; }
         public Builder tokenCountEncodings(String v) { tokenCountEncodings = v; return this; }
+        public Builder callLedgerEntries(int v) { callLedgerEntries = v; return this; }
+        public Builder sideEffectTools(String v) { sideEffectTools = v; return this; }
 
         public Policy build() {
             return new Policy(transcriptBudgetChars, minTranscriptBudgetChars, digestBudgetChars, expandedTrailTurns,
@@ -249,7 +275,7 @@ public record Policy(
                     maxHeldTurns, maxHeldBytes, handoffWaitMillis, maxWaitingHandoffs, rememberedHandoffIds,
                     maxOpenLegacyCalls, missingRangesKept, closedGraceMillis, idleTtlMillis, maxRecordBytes,
                     ownerFramingPrompt, continuityFramingPrompt, transcriptBudgetTokens, transcriptBudgetEncoding,
-                    tokenCountEncodings);
+                    tokenCountEncodings, callLedgerEntries, sideEffectTools);
         }
     }
 }

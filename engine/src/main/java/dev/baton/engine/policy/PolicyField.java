@@ -69,14 +69,20 @@ public enum PolicyField {
             (b, v) -> b.transcriptBudgetEncoding((String) v),
             "The encoding of the token cap: o200k_base, cl100k_base, p50k_base, p50k_edit or r50k_base."),
     TOKEN_COUNT_ENCODINGS(Type.TEXT, 0, Policy::tokenCountEncodings, (b, v) -> b.tokenCountEncodings((String) v),
-            "Comma-separated encodings counted exactly into stats.token_counts; empty: no counting.");
+            "Comma-separated encodings counted exactly into stats.token_counts; empty: no counting."),
+    // ---- issue 24, call ledger
+    CALL_LEDGER_ENTRIES(Type.INT, 0, Policy::callLedgerEntries, (b, v) -> b.callLedgerEntries((int) (long) v),
+            "Call ledger: the newest this many entries (identical calls grouped) are kept, older ones counted; 0: none."),
+    SIDE_EFFECT_TOOLS(Type.TEXT, 0, Policy::sideEffectTools, (b, v) -> b.sideEffectTools((String) v),
+            "Comma-separated tool-name globs (* and ?) of side-effecting tools, listed as done in the brick; empty: none.");
 
     /** How a field's value is written: a whole number that fits an {@code int} or a {@code long}, or text. */
     public enum Type { INT, LONG, TEXT }
 
     /** Fields that are Baton's own extensions (token caps and counts), not the contract's. */
     public static final java.util.Set<PolicyField> EXTENSIONS =
-            java.util.EnumSet.of(TRANSCRIPT_BUDGET_TOKENS, TRANSCRIPT_BUDGET_ENCODING, TOKEN_COUNT_ENCODINGS);
+            java.util.EnumSet.of(TRANSCRIPT_BUDGET_TOKENS, TRANSCRIPT_BUDGET_ENCODING, TOKEN_COUNT_ENCODINGS,
+                    CALL_LEDGER_ENTRIES, SIDE_EFFECT_TOOLS);
 
     private final Type type;
     private final long min;

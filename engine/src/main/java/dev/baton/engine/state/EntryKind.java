@@ -15,7 +15,12 @@ public enum EntryKind {
     /** A trail-bearing turn as the retention plan sees it (R3): {@link TrailEntry}, keyed by seq. */
     TRAIL('R'),
     /** A legacy call not yet answered, keyed by the ordinal of its registration (their order). */
-    CALL('C');
+    CALL('C'),
+    /**
+     * The call ledger (added after format 3 without a new version: a kind older readers never wrote): number 0 its
+     * counters, number n &gt;= 1 the group of ordinal n ({@link CallGroup}).
+     */
+    LEDGER('L');
 
     private final byte code;
 

@@ -42,6 +42,8 @@ public final class SessionState {
     final TrailLedger ledger = new TrailLedger();
     final Actors actors = new Actors();
     final HandoffQueue handoffs = new HandoffQueue();
+    /** Every tool call seen, grouped, bounded by the policy (the call ledger; not R3's {@link #ledger}). */
+    final CallLedger calls = new CallLedger();
 
     // ---- counters and times
     long duplicateTurns;
@@ -76,6 +78,7 @@ public final class SessionState {
             ordering.journal = journal;
             transcript.journal = journal;
             ledger.journal = journal;
+            calls.journal = journal;
         }
         return journal;
     }
@@ -161,6 +164,8 @@ public final class SessionState {
                     s = new ToolStep(s.callId(), s.tool(), compact(s.arguments()), s.result(), s.status());
                     bytes += utf8(s.arguments()) + utf8(s.result());
                     st.trail.add(s);
+                    calls.record(t.seq(), t.agent(), s.callId(), s.tool(), s.arguments(), callStatus(s),
+                            s.result(), policy);
                 }
             }
             if (!t.toolCalls().isEmpty()) {
@@ -170,6 +175,8 @@ public final class SessionState {
                     names.add(c.tool());
                     st.calls.add(new StoredTurn.LegacyCall(c.callId(), c.tool(), c.arguments()));
                     bytes += utf8(c.arguments());
+                    calls.record(t.seq(), t.agent(), c.callId(), c.tool(), c.arguments(), CallStatus.UNANSWERED,
+                            null, policy);
                     if (c.callId() != null) ledger.open(t.seq(), t.agent(), c.callId(), c.tool(), c.arguments());
                 }
                 if (compaction) ledger.boundOpenCalls(policy);
@@ -182,6 +189,7 @@ public final class SessionState {
             st.toolCallId = t.toolCallId();
             TrailLedger.OpenCall oc = ledger.close(t.toolCallId());
             if (oc != null) {
+                calls.answer(oc.callId(), oc.tool(), oc.arguments(), t.text());
                 st.answers = new StoredTurn.ResolvedCall(oc.callingSeq(), oc.agent(), oc.callId(), oc.tool(),
                         oc.arguments());
                 StoredTurn caller = transcript.find(oc.callingSeq());
@@ -216,6 +224,14 @@ public final class SessionState {
         transcript.add(st);
         for (long seq : ledger.update(policy, compaction)) markManifested(seq);
         if (compaction) transcript.compact(policy);
+    }
+
+    private static CallStatus callStatus(ToolStep s) {
+        return switch (s.status()) {
+            case OK -> CallStatus.OK;
+            case ERROR -> CallStatus.ERROR;
+            case CLEARED -> CallStatus.CLEARED;
+        };
     }
 
     /** Arguments are rendered in compact form (R1); the decoder already compacts, this keeps the engine safe alone. */
@@ -404,6 +420,13 @@ public final class SessionState {
         for (TrailLedger.Place p : ledger.walk(policy)) out.add(RetentionPlace.valueOf(p.name()));
         return out;
     }
+    /** The call ledger's groups, newest call first (at most the policy's {@code call_ledger_entries}). */
+    public List<CallGroup> callLedger() { return calls.newestFirst(); }
+    /** How many groups the call ledger dropped past its bound, and how many calls they held. */
+    public long callLedgerDroppedEntries() { return calls.droppedEntries; }
+    public long callLedgerDroppedCalls() { return calls.droppedCalls; }
+    /** Every call the call ledger counted (kept and dropped). */
+    public long callLedgerCalls() { return calls.calls; }
     public String primaryAgent() { return actors.primaryAgent; }
     public String firstActor() { return actors.firstActor; }
     public boolean anotherActorActed() { return actors.anotherActorActed; }

@@ -47,7 +47,14 @@ import java.util.List;
  * DIGEST := 3 seq str[line]
  * TRAIL  := 3 seq str[agent] strs[toolNames] bytes bool[manifested]
  * CALL   := 3 ordinal callingSeq str[agent] str[callId] str[tool] str[arguments]
+ * LEDGER := 3 0 nextOrdinal calls droppedEntries droppedCalls                    (number 0: the counters)
+ *         | 3 ordinal lastCall str[tool] str[argumentsSha256] ok error cleared unanswered firstSeq
+ *           seq str[agent] str?[callId] byte[status] str?[resultSha256] resultBytes str?[argumentsExcerpt]
+ *                                                                                 (number n: a group)
  * </pre>
+ * LEDGER entries (the call ledger) came after version 3 was released, as an entry kind of their own so that no
+ * existing layout changed: a state without them reads as an empty ledger. Call status bytes: OK 0, ERROR 1,
+ * CLEARED 2, UNANSWERED 3.
  * (Entries of version 2 are the same with a leading 2.) Enum bytes are fixed here, not Java ordinals: role USER 0,
  * ASSISTANT 1, SYSTEM 2, TOOL 3; status OK 0, ERROR 1, CLEARED 2; target LOCAL 0, CLAUDE_CLI 1.
  */
@@ -357,6 +364,51 @@ public final class StateFormat {
         TrailLedger.OpenCall c = new TrailLedger.OpenCall(r.num(), r.num(), r.str(), r.str(), r.str(), r.str());
         r.end();
         return c;
+    }
+
+    // ---------------------------------------------------------------------------------------------- call ledger
+
+    static byte[] encodeLedgerCounters(CallLedger l) {
+        return new Binary.Writer(24).raw(VERSION).num(0).num(l.nextOrdinal).num(l.calls).num(l.droppedEntries)
+                .num(l.droppedCalls).bytes();
+    }
+
+    static byte[] encodeLedgerGroup(CallGroup g) {
+        return new Binary.Writer(192).raw(VERSION).num(g.ordinal).num(g.lastCall).str(g.tool).str(g.argumentsSha256)
+                .num(g.ok).num(g.error).num(g.cleared).num(g.unanswered).num(g.firstSeq)
+                .num(g.seq).str(g.agent).str(g.callId).raw(g.status.code()).str(g.resultSha256)
+                .num(g.resultBytes).str(g.argumentsExcerpt).bytes();
+    }
+
+    /** Reads a LEDGER entry into {@code ledger}: its counters, or returns the group (null for the counters). */
+    static CallGroup decodeLedger(byte[] bytes, CallLedger ledger) {
+        Binary.Reader r = reader(bytes, "call ledger entry");
+        long ordinal = r.num();
+        if (ordinal == CallLedger.COUNTERS) {
+            ledger.nextOrdinal = r.num();
+            ledger.calls = r.num();
+            ledger.droppedEntries = r.num();
+            ledger.droppedCalls = r.num();
+            return null;
+        }
+        CallGroup g = new CallGroup();
+        g.ordinal = ordinal;
+        g.lastCall = r.num();
+        g.tool = r.str();
+        g.argumentsSha256 = r.str();
+        g.ok = r.num();
+        g.error = r.num();
+        g.cleared = r.num();
+        g.unanswered = r.num();
+        g.firstSeq = r.num();
+        g.seq = r.num();
+        g.agent = r.str();
+        g.callId = r.str();
+        g.status = CallStatus.ofCode(r.raw());
+        g.resultSha256 = r.str();
+        g.resultBytes = r.num();
+        g.argumentsExcerpt = r.str();
+        return g;
     }
 
     private static void step(Binary.Writer w, ToolStep s) {

@@ -52,6 +52,11 @@ public final class StateStorage {
                 }
                 return null;
             }
+            case LEDGER -> {
+                if (number == CallLedger.COUNTERS) return StateFormat.encodeLedgerCounters(s.calls);
+                CallGroup g = s.calls.byOrdinal.get(number);
+                return g == null ? null : StateFormat.encodeLedgerGroup(g);
+            }
             default -> throw new IllegalArgumentException(kind.name());
         }
     }
@@ -70,6 +75,10 @@ public final class StateStorage {
         for (long seq : s.transcript.compacted.lineSeqs) key.accept(EntryKind.DIGEST, seq);
         for (TrailEntry e : s.ledger.trails) key.accept(EntryKind.TRAIL, e.seq);
         for (TrailLedger.OpenCall c : s.ledger.openCalls.values()) key.accept(EntryKind.CALL, c.ordinal());
+        if (!s.calls.isEmpty() || s.calls.calls > 0) {
+            key.accept(EntryKind.LEDGER, CallLedger.COUNTERS);
+            for (CallGroup g : s.calls.groups.values()) key.accept(EntryKind.LEDGER, g.ordinal);
+        }
     }
 
     /** The ids a state remembers, oldest first, when it keeps them in memory (a migrated or engine-built state). */
@@ -85,6 +94,7 @@ public final class StateStorage {
         StateFormat.Skeleton sk = StateFormat.decodeSkeleton(skeleton);
         SessionState s = sk.state();
         List<TrailEntry> trails = new ArrayList<>();
+        List<CallGroup> groups = new ArrayList<>();
         entries.scan((kind, number, value) -> {
             switch (kind) {
                 case TURN -> {
@@ -105,11 +115,16 @@ public final class StateStorage {
                     TrailLedger.OpenCall c = StateFormat.decodeCall(value);
                     s.ledger.openCalls.put(c.callId(), c);
                 }
+                case LEDGER -> {
+                    CallGroup g = StateFormat.decodeLedger(value, s.calls);
+                    if (g != null) groups.add(g);
+                }
             }
         });
         // trails are newest first; entries come in ascending seq
         for (int i = trails.size() - 1; i >= 0; i--) s.ledger.trails.add(trails.get(i));
         s.ledger.readBack();
+        s.calls.readBack(groups);
         s.useHandoffIds(ids);
         s.journal();
         s.settleReadBack();
