@@ -445,9 +445,15 @@ public final class SessionState {
     public void inputRange(InputRange range) { inputRange = range; }
     /**
      * Approximate heap bytes of this state: the objects every state has ({@link #STATE_OVERHEAD_BYTES}), the turns it
-     * holds at their heap size, and its held turns (a cache's weight; see {@code StoredTurn#weight}).
+     * holds at their heap size, the call ledger's entries, and its held turns (a cache's weight; see {@code StoredTurn#weight}).
      */
-    public long weight() { return STATE_OVERHEAD_BYTES + transcript.weight + ordering.heldBytes; }
+    public long weight() {
+        return STATE_OVERHEAD_BYTES + transcript.weight + ordering.heldBytes
+                + (long) calls.groups.size() * CALL_GROUP_BYTES;
+    }
+
+    /** Heap bytes of one call-ledger entry: the group, its two hashes, ids and map nodes (estimated, not measured). */
+    static final int CALL_GROUP_BYTES = 480;
 
     /** Heap bytes of an empty decoded state (its parts, their collections, the hand-off id log), measured. */
     public static final int STATE_OVERHEAD_BYTES = 900;
