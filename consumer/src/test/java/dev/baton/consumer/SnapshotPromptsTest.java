@@ -103,8 +103,8 @@ class SnapshotPromptsTest {
         avro.setCallLedger(AvroLedger.of(ledger));
         JsonNode without = SnapshotPrompts.chatRequest(avro, "qwen3");
         JsonNode with = SnapshotPrompts.chatRequest(avro, "qwen3", true);
-        assertThat(without.get("messages")).hasSize(3);
-        assertThat(with.get("messages")).hasSize(4);
+        assertThat(without.get("messages")).hasSize(4);
+        assertThat(with.get("messages")).hasSize(5);
         assertThat(with.at("/messages/1/role").asText()).isEqualTo("system");
         assertThat(with.at("/messages/1/content").asText()).isEqualTo(LEDGER_TEXT);
         assertThat(with.at("/messages/2")).isEqualTo(without.at("/messages/1"));
