@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.config.BatonConfig;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
@@ -23,10 +24,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CallLedgerTopologyTest {
     private static final String T = "acme";
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"json", "avro"})
-    void shouldCarryTheCallLedgerInTheSnapshotAndListSideEffectsInTheBrick(String format) throws Exception {
-        try (Harness h = new Harness(Map.of(BatonConfig.FORMAT, format))) {
+    /**
+     * In JSON and Avro, and with no decoded-state cache (every event reads the session back from its stored entries,
+     * so the ledger goes through its own entries in the RocksDB store).
+     */
+    @ParameterizedTest(name = "{0}, state cache {1} bytes")
+    @CsvSource({"json,33554432", "avro,33554432", "avro,0"})
+    void shouldCarryTheCallLedgerInTheSnapshotAndListSideEffectsInTheBrick(String format, String cacheBytes)
+            throws Exception {
+        try (Harness h = new Harness(Map.of(BatonConfig.FORMAT, format, BatonConfig.STATE_CACHE_MAX_BYTES, cacheBytes))) {
             h.policy(T, "{\"tenant_id\":\"acme\",\"side_effect_tools\":\"apply_*, git_push\"}");
             h.send(h.turn(T, "s1", 0, "user", "USER", "fix the build"));
             h.send(act(h, 1, "qwen", step("c1", "run_tests", "{\"suite\": \"all\", \"fast\": true}", "FAILED 3", "ERROR")));
