@@ -47,6 +47,25 @@ test('should serialize an arguments object of a plain parse as a string', () => 
   assert.equal(calls[1].function.arguments, '{}');
 });
 
+const LEDGER_TEXT = '[call ledger: 15 calls in 2 entries, newest first; 1 older entry (1 calls) dropped]\n'
+  + 'run_tests x12: newest seq 41 by coder, ERROR; 2 OK, 10 ERROR; args sha256 0d4bf368cf0c; narrated\n'
+  + 'apply_patch x2: newest seq 17 by qwen, UNANSWERED; 1 OK, 1 UNANSWERED; args sha256 8f1fb7d30b09; not_shown';
+
+test('should add the call ledger as one system message only when asked', () => {
+  const ledger = JSON.parse(fs.readFileSync(path.join(TESTDATA, 'ledger.json'), 'utf8'));
+  assert.equal(prompts.ledgerText(ledger), LEDGER_TEXT); // the Java and Python kits' text too
+  const line = fs.readFileSync(path.join(TESTDATA, 'json-form.jsonl'), 'utf8').split('\n')[0];
+  const snapshot = prompts.readSnapshotJson(line);
+  const without = prompts.chatRequest(snapshot, 'm');
+  assert.deepEqual(prompts.chatRequest(snapshot, 'm', true), without, 'no ledger: no message');
+  snapshot.call_ledger = ledger;
+  assert.deepEqual(prompts.chatRequest(snapshot, 'm'), without, 'off by default');
+  const withLedger = prompts.chatRequest(snapshot, 'm', true);
+  assert.equal(withLedger.messages.length, without.messages.length + 1);
+  assert.deepEqual(withLedger.messages[1], { role: 'system', content: LEDGER_TEXT });
+  assert.deepEqual(withLedger.messages.slice(2), without.messages.slice(1));
+});
+
 test('should see a remembered id once handled', () => {
   const ids = new RecentIds(10);
   assert.equal(ids.seen('a/s/h1'), false);

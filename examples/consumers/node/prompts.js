@@ -95,8 +95,30 @@ function systemText(systemPrompt, brick) {
   return brick ? `${systemPrompt}\n\n${brick}` : systemPrompt;
 }
 
-function chatRequest(snapshot, model) {
+// The call ledger (docs/rendering.md, "Call ledger") as one system message's text, as the Java and Python kits
+// write it: a heading, then one line per entry, newest first.
+function ledgerText(ledger) {
+  let text = `[call ledger: ${ledger.calls} calls in ${ledger.entries.length} entries, newest first`;
+  const dropped = Number(ledger.dropped_entries);
+  if (dropped > 0) {
+    text += `; ${dropped} older ${dropped === 1 ? 'entry' : 'entries'} (${ledger.dropped_calls} calls) dropped`;
+  }
+  text += ']';
+  for (const e of ledger.entries) {
+    const counts = ['ok', 'error', 'cleared', 'unanswered'].filter((s) => Number(e[s]) !== 0)
+      .map((s) => `${e[s]} ${s.toUpperCase()}`).join(', ');
+    text += `\n${e.tool} x${e.count}: newest seq ${e.seq} by ${e.agent}, ${e.status}; ${counts}; `
+      + `args sha256 ${e.arguments_sha256.slice(0, 12)}; ${e.visible}`;
+  }
+  return text;
+}
+
+// The request body; withLedger adds the snapshot's call ledger (when it has one) as a second system message.
+function chatRequest(snapshot, model, withLedger = false) {
   const messages = [{ role: 'system', content: systemText(snapshot.framing.system_prompt, snapshot.brick) }];
+  if (withLedger && snapshot.call_ledger != null) {
+    messages.push({ role: 'system', content: ledgerText(snapshot.call_ledger) });
+  }
   for (const m of snapshot.messages) {
     const out = { role: m.role };
     if (m.name != null) out.name = m.name;
@@ -119,10 +141,10 @@ function cliPrompt(snapshot) {
 }
 
 // One output line: chat_request for LOCAL targets, cli_prompt for CLAUDE_CLI targets.
-function forTarget(snapshot, model) {
+function forTarget(snapshot, model, withLedger = false) {
   const line = { snapshot_id: snapshot.snapshot_id, target: snapshot.target };
   if (snapshot.target === 'CLAUDE_CLI') line.cli_prompt = cliPrompt(snapshot);
-  else line.chat_request = chatRequest(snapshot, model);
+  else line.chat_request = chatRequest(snapshot, model, withLedger);
   return line;
 }
 
@@ -146,4 +168,6 @@ if (require.main === module) {
   });
 }
 
-module.exports = { argumentsTexts, readSnapshotJson, argumentsText, systemText, chatRequest, cliPrompt, forTarget };
+module.exports = {
+  argumentsTexts, readSnapshotJson, argumentsText, systemText, ledgerText, chatRequest, cliPrompt, forTarget,
+};

@@ -64,9 +64,27 @@ def system_text(system_prompt, brick):
     return f"{system_prompt}\n\n{brick}" if brick else system_prompt
 
 
-def chat_request(snapshot, model):
+def ledger_text(ledger):
+    """The call ledger (docs/rendering.md, "Call ledger") as one system message's text, as the Java and Node kits
+    write it: a heading, then one line per entry, newest first."""
+    text = f"[call ledger: {ledger['calls']} calls in {len(ledger['entries'])} entries, newest first"
+    dropped = ledger["dropped_entries"]
+    if dropped > 0:
+        text += f"; {dropped} older {'entry' if dropped == 1 else 'entries'} ({ledger['dropped_calls']} calls) dropped"
+    text += "]"
+    for e in ledger["entries"]:
+        counts = ", ".join(f"{e[s]} {s.upper()}" for s in ("ok", "error", "cleared", "unanswered") if e[s])
+        text += (f"\n{e['tool']} x{e['count']}: newest seq {e['seq']} by {e['agent']}, {e['status']}; {counts}; "
+                 f"args sha256 {e['arguments_sha256'][:12]}; {e['visible']}")
+    return text
+
+
+def chat_request(snapshot, model, with_ledger=False):
+    """The request body; with_ledger adds the snapshot's call ledger (when it has one) as a second system message."""
     messages = [{"role": "system",
                  "content": system_text(snapshot["framing"]["system_prompt"], snapshot["brick"])}]
+    if with_ledger and snapshot.get("call_ledger") is not None:
+        messages.append({"role": "system", "content": ledger_text(snapshot["call_ledger"])})
     for m in snapshot["messages"]:
         out = {"role": m["role"]}
         if m.get("name") is not None:
@@ -86,13 +104,13 @@ def cli_prompt(snapshot):
     return system_text(snapshot["framing"]["system_prompt"], snapshot["brick"])
 
 
-def for_target(snapshot, model):
+def for_target(snapshot, model, with_ledger=False):
     """One output line: chat_request for LOCAL targets, cli_prompt for CLAUDE_CLI targets."""
     line = {"snapshot_id": snapshot["snapshot_id"], "target": snapshot["target"]}
     if snapshot["target"] == "CLAUDE_CLI":
         line["cli_prompt"] = cli_prompt(snapshot)
     else:
-        line["chat_request"] = chat_request(snapshot, model)
+        line["chat_request"] = chat_request(snapshot, model, with_ledger)
     return line
 
 

@@ -17,6 +17,24 @@ TESTDATA = pathlib.Path(__file__).resolve().parent.parent / "testdata"
 
 class MappingTest(unittest.TestCase):
 
+    LEDGER_TEXT = ("[call ledger: 15 calls in 2 entries, newest first; 1 older entry (1 calls) dropped]\n"
+                   "run_tests x12: newest seq 41 by coder, ERROR; 2 OK, 10 ERROR; args sha256 0d4bf368cf0c; narrated\n"
+                   "apply_patch x2: newest seq 17 by qwen, UNANSWERED; 1 OK, 1 UNANSWERED; args sha256 8f1fb7d30b09; "
+                   "not_shown")
+
+    def test_should_add_the_call_ledger_as_one_system_message_only_when_asked(self):
+        ledger = json.loads((TESTDATA / "ledger.json").read_text(encoding="utf-8"))
+        self.assertEqual(prompts.ledger_text(ledger), self.LEDGER_TEXT)  # the Java kit's text too
+        snapshot = json.loads((TESTDATA / "json-form.jsonl").read_text(encoding="utf-8").splitlines()[0])
+        without = prompts.chat_request(snapshot, "m")
+        self.assertEqual(prompts.chat_request(snapshot, "m", with_ledger=True), without, "no ledger: no message")
+        snapshot["call_ledger"] = ledger
+        self.assertEqual(prompts.chat_request(snapshot, "m"), without, "off by default")
+        with_ledger = prompts.chat_request(snapshot, "m", with_ledger=True)
+        self.assertEqual(len(with_ledger["messages"]), len(without["messages"]) + 1)
+        self.assertEqual(with_ledger["messages"][1], {"role": "system", "content": self.LEDGER_TEXT})
+        self.assertEqual(with_ledger["messages"][2:], without["messages"][1:])
+
     def test_should_map_the_json_form_with_the_arguments_text_as_written(self):
         lines = (TESTDATA / "json-form.jsonl").read_text(encoding="utf-8").splitlines()
         expected = (TESTDATA / "prompts.jsonl").read_text(encoding="utf-8").splitlines()

@@ -71,7 +71,7 @@ class HandlerDeadLettersIT {
         BatonCodecs real = BatonCodecs.forConfig(config);
         BatonCodecs failing = new BatonCodecs(real.events(), (topic, snapshot) -> {
             if (snapshot.handoffId().equals("h-bad")) throw new IllegalStateException("cannot encode h-bad");
-            return real.snapshots().encode(topic, snapshot);
+            return real.snapshots().encodeHashed(topic, snapshot);
         }, real.policies());
 
         ContractEvents events = new ContractEvents("2026-12-01T00:00:00Z");

@@ -93,11 +93,27 @@ public final class SnapshotPrompts {
 
     /** The chat-completions request body for {@code model} (a LOCAL snapshot; a CLAUDE_CLI one has no messages). */
     public static ObjectNode chatRequest(ContextSnapshot snapshot, String model) {
+        return chatRequest(snapshot, model, false);
+    }
+
+    /**
+     * {@link #chatRequest(ContextSnapshot, String)}; with {@code withLedger}, the snapshot's call ledger (when it has
+     * one) as one more system message right after the leading one ({@link #ledgerText(JsonNode)}).
+     */
+    public static ObjectNode chatRequest(ContextSnapshot snapshot, String model, boolean withLedger) {
         ObjectNode body = NODES.objectNode();
         body.put("model", model);
         ArrayNode messages = body.putArray("messages");
         messages.addObject().put("role", "system")
                 .put("content", systemText(snapshot.getFraming().getSystemPrompt(), snapshot.getBrick()));
+        if (withLedger && snapshot.getCallLedger() != null) {
+            try {
+                messages.addObject().put("role", "system")
+                        .put("content", ledgerText(JSON.readTree(snapshot.getCallLedger().toString())));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        }
         for (Message m : snapshot.getMessages()) {
             ObjectNode out = messages.addObject();
             out.put("role", m.getRole());
@@ -115,11 +131,19 @@ public final class SnapshotPrompts {
 
     /** The same request from the JSON form of a snapshot (baton.format=json, or {@code baton backfill}'s output). */
     public static ObjectNode chatRequest(JsonNode snapshot, String model) {
+        return chatRequest(snapshot, model, false);
+    }
+
+    /** {@link #chatRequest(JsonNode, String)}, with the call ledger as one more system message when asked. */
+    public static ObjectNode chatRequest(JsonNode snapshot, String model, boolean withLedger) {
         ObjectNode body = NODES.objectNode();
         body.put("model", model);
         ArrayNode messages = body.putArray("messages");
         messages.addObject().put("role", "system")
                 .put("content", systemText(snapshot.at("/framing/system_prompt").asText(), snapshot.path("brick").asText()));
+        if (withLedger && snapshot.path("call_ledger").isObject()) {
+            messages.addObject().put("role", "system").put("content", ledgerText(snapshot.get("call_ledger")));
+        }
         for (JsonNode m : snapshot.path("messages")) {
             ObjectNode out = messages.addObject();
             out.put("role", m.get("role").asText());
@@ -141,6 +165,43 @@ public final class SnapshotPrompts {
             }
         }
         return body;
+    }
+
+    /**
+     * The call ledger (docs/rendering.md, "Call ledger") as the text of one system message, the same in the three
+     * kits: a heading line, then one line per entry, newest first:
+     * <pre>
+     * [call ledger: 14 calls in 2 entries, newest first; 1 older entry (3 calls) dropped]
+     * run_tests x12: newest seq 41 by coder, ERROR; 2 OK, 10 ERROR; args sha256 0d4bf368cf0c; narrated
+     * </pre>
+     * ({@code dropped} only when the ledger dropped entries; the counts list only statuses that occurred.)
+     */
+    public static String ledgerText(JsonNode ledger) {
+        StringBuilder sb = new StringBuilder("[call ledger: ").append(ledger.path("calls").asLong()).append(" calls in ")
+                .append(ledger.path("entries").size()).append(" entries, newest first");
+        long dropped = ledger.path("dropped_entries").asLong();
+        if (dropped > 0) {
+            sb.append("; ").append(dropped).append(dropped == 1 ? " older entry (" : " older entries (")
+                    .append(ledger.path("dropped_calls").asLong()).append(" calls) dropped");
+        }
+        sb.append(']');
+        for (JsonNode e : ledger.path("entries")) {
+            sb.append('\n').append(e.path("tool").asText()).append(" x").append(e.path("count").asLong())
+                    .append(": newest seq ").append(e.path("seq").asLong()).append(" by ").append(e.path("agent").asText())
+                    .append(", ").append(e.path("status").asText()).append(';');
+            String sep = " ";
+            for (String status : new String[] {"ok", "error", "cleared", "unanswered"}) {
+                long n = e.path(status).asLong();
+                if (n == 0) {
+                    continue;
+                }
+                sb.append(sep).append(n).append(' ').append(status.toUpperCase(java.util.Locale.ROOT));
+                sep = ", ";
+            }
+            sb.append("; args sha256 ").append(e.path("arguments_sha256").asText(), 0, 12).append("; ")
+                    .append(e.path("visible").asText());
+        }
+        return sb.toString();
     }
 
     /** The prompt a CLI agent receives for a CLAUDE_CLI snapshot. */

@@ -89,6 +89,51 @@ class SnapshotPromptsTest {
         assertThat(SnapshotPrompts.forTarget(json, "qwen3")).isEqualTo(SnapshotPrompts.forTarget(avro, "qwen3"));
     }
 
+    /** The same ledger the Python and Node kits' tests use (examples/consumers/testdata/ledger.json). */
+    static final String LEDGER_TEXT = "[call ledger: 15 calls in 2 entries, newest first; 1 older entry (1 calls) dropped]\n"
+            + "run_tests x12: newest seq 41 by coder, ERROR; 2 OK, 10 ERROR; args sha256 0d4bf368cf0c; narrated\n"
+            + "apply_patch x2: newest seq 17 by qwen, UNANSWERED; 1 OK, 1 UNANSWERED; args sha256 8f1fb7d30b09; not_shown";
+
+    @Test
+    void shouldAddTheCallLedgerAsOneSystemMessageOnlyWhenAsked() throws Exception {
+        JsonNode ledger = JSON.readTree(Files.readString(TESTDATA.resolve("ledger.json"), StandardCharsets.UTF_8));
+        assertThat(SnapshotPrompts.ledgerText(ledger)).isEqualTo(LEDGER_TEXT);
+
+        ContextSnapshot avro = snapshot(Target.LOCAL, MESSAGES, "Session acme/s-1.");
+        avro.setCallLedger(AvroLedger.of(ledger));
+        JsonNode without = SnapshotPrompts.chatRequest(avro, "qwen3");
+        JsonNode with = SnapshotPrompts.chatRequest(avro, "qwen3", true);
+        assertThat(without.get("messages")).hasSize(4);
+        assertThat(with.get("messages")).hasSize(5);
+        assertThat(with.at("/messages/1/role").asText()).isEqualTo("system");
+        assertThat(with.at("/messages/1/content").asText()).isEqualTo(LEDGER_TEXT);
+        assertThat(with.at("/messages/2")).isEqualTo(without.at("/messages/1"));
+
+        com.fasterxml.jackson.databind.node.ObjectNode json = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(
+                "{\"framing\":{\"system_prompt\":\"You own this work.\"},\"brick\":\"Session acme/s-1.\",\"messages\":[]}");
+        json.set("call_ledger", ledger);
+        assertThat(SnapshotPrompts.chatRequest(json, "qwen3", true).at("/messages/1/content").asText()).isEqualTo(LEDGER_TEXT);
+        json.putNull("call_ledger");
+        assertThat(SnapshotPrompts.chatRequest(json, "qwen3", true).get("messages")).as("no ledger: no message").hasSize(1);
+    }
+
+    /** The JSON ledger of the test data as the Avro record. */
+    static final class AvroLedger {
+        static dev.baton.avro.CallLedger of(JsonNode l) {
+            List<dev.baton.avro.CallLedgerEntry> entries = new ArrayList<>();
+            for (JsonNode e : l.get("entries")) {
+                entries.add(new dev.baton.avro.CallLedgerEntry(e.get("tool").asText(), e.get("arguments_sha256").asText(),
+                        e.get("count").asLong(), e.get("ok").asLong(), e.get("error").asLong(), e.get("cleared").asLong(),
+                        e.get("unanswered").asLong(), e.get("first_seq").asLong(), e.get("seq").asLong(),
+                        e.get("agent").asText(), e.get("call_id").isNull() ? null : e.get("call_id").asText(),
+                        e.get("status").asText(), e.get("result_sha256").isNull() ? null : e.get("result_sha256").asText(),
+                        e.get("result_bytes").asLong(), e.get("visible").asText(), e.get("side_effecting").asBoolean()));
+            }
+            return new dev.baton.avro.CallLedger(entries, l.get("calls").asLong(), l.get("dropped_entries").asLong(),
+                    l.get("dropped_calls").asLong());
+        }
+    }
+
     private static final Path TESTDATA = Paths.get("..", "examples", "consumers", "testdata");
 
     @Test

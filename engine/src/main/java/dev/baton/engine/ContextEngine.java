@@ -17,6 +17,7 @@ import dev.baton.engine.policy.Policy;
 import dev.baton.engine.retention.Manifest;
 import dev.baton.engine.retention.RetentionPlan;
 import dev.baton.engine.retention.RetentionPlanner;
+import dev.baton.engine.snapshot.CallLedgerView;
 import dev.baton.engine.snapshot.Framing;
 import dev.baton.engine.snapshot.Message;
 import dev.baton.engine.snapshot.Parity;
@@ -132,6 +133,7 @@ public final class ContextEngine {
         List<Message> messages = List.of();
         long tailSeq = -1;
         boolean markerMiddle = false;
+        List<Segment> shownSegments = List.of();
         Parity parity = new Parity(receiver, 0, 0);
         if (h.target() == Target.LOCAL) {
             SegmentBuilder.Layout layout = SegmentBuilder.build(state, plan, ready.pendingMissing(), layouts);
@@ -146,6 +148,7 @@ public final class ContextEngine {
             messages = MessageWriter.write(transcript.segments(), receiver);
             tailSeq = transcript.tailSeq();
             markerMiddle = transcript.markerMiddle();
+            shownSegments = transcript.segments();
             for (Segment s : transcript.segments()) {
                 log.addAll(s.notes());
                 if (s.kind() == Segment.Kind.STEP && s.step().outcome() == StepView.Outcome.CLEARED) {
@@ -183,11 +186,13 @@ public final class ContextEngine {
         Retention retention = new Retention(plan.expanded(), plan.inlined(),
                 manifest == null ? List.of() : manifest.listedSeqs(), manifest == null ? 0 : manifest.unlisted(),
                 plan.trailBytes());
+        CallLedgerView calls = CallLedgerRenderer.render(state, policy, receiver, shownSegments,
+                retention.manifestSeqs());
         Snapshot snapshot = new Snapshot(SessionKey.of(tenantId, sessionId).snapshotId(h.handoffId()), tenantId,
                 sessionId, h.handoffId(), h.fromAgent(), receiver, h.target(), state.lastAppliedSeq(),
                 state.turnCount(), ready.occurredAtMillis(), framing, brick.text(), messages, retention, log.list(),
                 new Stats(messageChars, brickChars, tokens, counts, prefix == null ? null : prefix.stableChars()),
-                parity);
+                parity, null, calls);
         return new Rendered(snapshot, prefix == null || !print ? null : prefix.print());
     }
 

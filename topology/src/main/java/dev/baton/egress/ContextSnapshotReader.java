@@ -2,6 +2,8 @@ package dev.baton.egress;
 
 import dev.baton.avro.Provenance;
 import dev.baton.avro.TokenCount;
+import dev.baton.engine.snapshot.CallLedgerEntry;
+import dev.baton.engine.snapshot.CallLedgerView;
 import dev.baton.engine.snapshot.EncodingTokenCount;
 import dev.baton.engine.snapshot.InputRange;
 import dev.baton.avro.ContextSnapshot;
@@ -91,7 +93,20 @@ public final class ContextSnapshotReader {
                 new Stats(c.getStats().getMessageChars(), c.getStats().getBrickChars(), c.getStats().getEstimatedTokens(),
                         tokenCounts(c.getStats().getTokenCounts()), c.getStats().getStablePrefixChars()),
                 new Parity(c.getParity().getReferenceAgent(), c.getParity().getReferenceItems(), c.getParity().getCoveredItems()),
-                provenance(c.getProvenance()));
+                provenance(c.getProvenance()), callLedger(c.getCallLedger()));
+    }
+
+    private static CallLedgerView callLedger(dev.baton.avro.CallLedger l) {
+        if (l == null) return null;
+        List<CallLedgerEntry> entries = new ArrayList<>(l.getEntries().size());
+        for (dev.baton.avro.CallLedgerEntry e : l.getEntries()) {
+            entries.add(new CallLedgerEntry(e.getTool(), e.getArgumentsSha256(), e.getCount(), e.getOk(), e.getError(),
+                    e.getCleared(), e.getUnanswered(), e.getFirstSeq(), e.getSeq(), e.getAgent(), e.getCallId(),
+                    e.getStatus(), e.getResultSha256(), e.getResultBytes(),
+                    CallLedgerEntry.Visibility.valueOf(e.getVisible().toUpperCase(java.util.Locale.ROOT)),
+                    e.getSideEffecting()));
+        }
+        return new CallLedgerView(entries, l.getCalls(), l.getDroppedEntries(), l.getDroppedCalls());
     }
 
     private static List<EncodingTokenCount> tokenCounts(List<TokenCount> counts) {

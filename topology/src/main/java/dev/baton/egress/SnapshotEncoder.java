@@ -7,6 +7,8 @@ import dev.baton.avro.FramingKind;
 import dev.baton.avro.Target;
 import dev.baton.engine.snapshot.Message;
 import dev.baton.engine.snapshot.InputRange;
+import dev.baton.engine.snapshot.CallLedgerEntry;
+import dev.baton.engine.snapshot.CallLedgerView;
 import dev.baton.engine.snapshot.EncodingTokenCount;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.snapshot.Truncation;
@@ -135,6 +137,7 @@ public interface SnapshotEncoder {
                 .setParity(new dev.baton.avro.Parity(s.parity().referenceAgent(), s.parity().referenceItems(),
                         s.parity().coveredItems()))
                 .setProvenance(provenance(s.provenance()))
+                .setCallLedger(callLedger(s.callLedger()))
                 .build();
         record.setContentSha256(SnapshotHash.of(record, memo));
         return record;
@@ -147,6 +150,17 @@ public interface SnapshotEncoder {
             out.add(new TokenCount(c.encoding(), c.transcriptTokens(), c.brickTokens()));
         }
         return out;
+    }
+
+    private static dev.baton.avro.CallLedger callLedger(CallLedgerView l) {
+        if (l == null) return null;
+        List<dev.baton.avro.CallLedgerEntry> entries = new ArrayList<>(l.entries().size());
+        for (CallLedgerEntry e : l.entries()) {
+            entries.add(new dev.baton.avro.CallLedgerEntry(e.tool(), e.argumentsSha256(), e.count(), e.ok(), e.error(),
+                    e.cleared(), e.unanswered(), e.firstSeq(), e.seq(), e.agent(), e.callId(), e.status(),
+                    e.resultSha256(), e.resultBytes(), e.visible().wire(), e.sideEffecting()));
+        }
+        return new dev.baton.avro.CallLedger(entries, l.calls(), l.droppedEntries(), l.droppedCalls());
     }
 
     private static Provenance provenance(InputRange p) {

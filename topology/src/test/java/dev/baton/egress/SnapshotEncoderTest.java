@@ -87,7 +87,7 @@ class SnapshotEncoderTest {
                 + "\"token_counts\":null,\"stable_prefix_chars\":null},"
                 + "\"parity\":{\"reference_agent\":\"claude\",\"reference_items\":5,\"covered_items\":5},"
                 + "\"synthetic\":null,\"provenance\":null,\"content_sha256\":\"");
-        assertThat(line).matches(".*\"content_sha256\":\"[0-9a-f]{64}\"}");
+        assertThat(line).matches(".*\"content_sha256\":\"[0-9a-f]{64}\",\"call_ledger\":null}");
         assertThat(new String(SnapshotEncoder.json().encode(TOPIC, snapshot()), StandardCharsets.UTF_8)).isEqualTo(line);
     }
 

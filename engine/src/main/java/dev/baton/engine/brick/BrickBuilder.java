@@ -89,19 +89,21 @@ public final class BrickBuilder {
         String briefText = handoff.brief();
         int taskChars = taskText == null ? 0 : Math.min(policy.brickTaskChars(), taskText.length());
         int briefChars = briefText == null ? 0 : Math.min(policy.brickBriefChars(), briefText.length());
+        // With side-effecting tools named, their calls are listed as done (nothing is added otherwise).
+        DoneCalls.Listed done = DoneCalls.list(state, policy, budget);
         String omittedReserve = Markers.brickActivityOmitted(Math.max(state.turnCount(), 1));
         // With turns to show, the fixed parts leave room for the omitted line and some of the newest activity.
         int fixedBudget = budget - (state.turnCount() > 0 ? omittedReserve.length() + 1 + MIN_ACTIVITY_CHARS : 0);
 
         // When the fixed parts alone do not fit, shorten the brief first, then the task.
-        String fixed = fixedPart(session, taskText, taskChars, briefText, briefChars, missingLines);
+        String fixed = fixedPart(session, taskText, taskChars, briefText, briefChars, missingLines, done.text());
         while (fixed.length() > fixedBudget && briefText != null && briefChars > 0) {
             briefChars = Math.max(0, briefChars - Math.max(1, fixed.length() - fixedBudget));
-            fixed = fixedPart(session, taskText, taskChars, briefText, briefChars, missingLines);
+            fixed = fixedPart(session, taskText, taskChars, briefText, briefChars, missingLines, done.text());
         }
         while (fixed.length() > fixedBudget && taskText != null && taskChars > 0) {
             taskChars = Math.max(0, taskChars - Math.max(1, fixed.length() - fixedBudget));
-            fixed = fixedPart(session, taskText, taskChars, briefText, briefChars, missingLines);
+            fixed = fixedPart(session, taskText, taskChars, briefText, briefChars, missingLines, done.text());
         }
         if (fixed.length() > fixedBudget && missingLines.size() > 1) {
             // Still too long (a small tenant brick with many gaps): one line for all missing ranges.
@@ -116,9 +118,10 @@ public final class BrickBuilder {
             String line = Markers.turnsMissingInRanges(count, missingLines.size(), from, to);
             missingLines = List.of(line);
             missingNotes = List.of(new Truncation(TruncationKind.TURNS_MISSING, from, to, count, line));
-            fixed = fixedPart(session, taskText, taskChars, briefText, briefChars, missingLines);
+            fixed = fixedPart(session, taskText, taskChars, briefText, briefChars, missingLines, done.text());
         }
         notes.addAll(missingNotes);
+        notes.addAll(done.truncations());
 
         // Activity, newest first, while it fits.
         List<Entry> entries = entries(state, plan, policy, layouts);
@@ -182,11 +185,12 @@ public final class BrickBuilder {
     }
 
     static String fixedPart(String session, String task, int taskChars, String brief, int briefChars,
-                            List<String> missing) {
+                            List<String> missing, String done) {
         StringBuilder sb = new StringBuilder(session);
         if (task != null) sb.append('\n').append("[task] ").append(Escaping.escape(excerpt(task, taskChars)));
         if (brief != null) sb.append('\n').append("[brief] ").append(Escaping.escape(excerpt(brief, briefChars)));
         for (String m : missing) sb.append('\n').append(m);
+        if (done != null) sb.append('\n').append(done);
         return sb.toString();
     }
 

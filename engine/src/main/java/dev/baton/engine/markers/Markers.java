@@ -104,4 +104,14 @@ public final class Markers {
     public static String brickTrailNotShown(long seq, String tools) {
         return "(seq " + seq + " tool activity not shown: " + tools + "; full detail in the session history)";
     }
+
+    /** The brick's list of side-effecting calls already made (docs/rendering.md, "Call ledger"): its heading. */
+    public static final String BRICK_DONE_HEADING =
+            "[done — side-effecting calls already made, newest first; do not repeat them]";
+
+    /** The brick's line for side-effecting calls that did not fit its list. */
+    public static String brickDoneOmitted(long n) {
+        return "(" + n + (n == 1 ? " older side-effecting call" : " older side-effecting calls")
+                + " not listed — see the snapshot's call_ledger)";
+    }
 }

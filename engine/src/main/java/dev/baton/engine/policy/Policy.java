@@ -68,7 +68,12 @@ public record Policy(
            characters at a time, so that hand-offs in a row share their prefix; 0: off (the longest tail). */
         int trimStepChars,
         /* Receipts: a snapshot without a receipt this long (wall-clock ms) after it was written counts as unacknowledged. */
-        long receiptTimeoutMillis) {
+        long receiptTimeoutMillis,
+        // ---- issue 24, call ledger
+        /* Call ledger: the newest this many entries (groups of identical calls) are kept; 0: no ledger. */
+        int callLedgerEntries,
+        /* Side-effecting tools, comma-separated globs (* and ?): their calls are listed as done in the brick. */
+        String sideEffectTools) {
 
     public static final String DEFAULT_OWNER_PROMPT =
             "You are {agent}. This conversation is yours from the start: every turn in it is your own work."
@@ -84,6 +89,8 @@ public record Policy(
 
     /** Receipts: how long a hand-off may stay unacknowledged before it counts as overdue (10 minutes). */
     public static final long DEFAULT_RECEIPT_TIMEOUT_MILLIS = 600_000L;
+    /** Call-ledger entries kept by default (docs/rendering.md, "Call ledger"). */
+    public static final int DEFAULT_CALL_LEDGER_ENTRIES = 64;
 
     private static final Policy DEFAULTS = new Policy(
             400_000, 2_000, 4_000,
@@ -94,7 +101,18 @@ public record Policy(
             3_600_000L, 7L * 24 * 3_600_000L, 1024 * 1024,
             DEFAULT_OWNER_PROMPT, DEFAULT_CONTINUITY_PROMPT,
             0, DEFAULT_TOKEN_ENCODING, "",
-            0, DEFAULT_RECEIPT_TIMEOUT_MILLIS);
+            0, DEFAULT_RECEIPT_TIMEOUT_MILLIS, DEFAULT_CALL_LEDGER_ENTRIES, "");
+
+
+    /** True when {@code tool} matches one of the {@code sideEffectTools} patterns. */
+    public boolean isSideEffecting(String tool) {
+        return ToolPatterns.matchesAny(sideEffectTools, tool);
+    }
+
+    /** True when the policy names side-effecting tools (the brick lists their calls as done). */
+    public boolean listsSideEffects() {
+        return sideEffectTools != null && !sideEffectTools.isBlank();
+    }
 
     /** The contract's defaults. */
     public static Policy defaults() {
@@ -184,6 +202,8 @@ public record Policy(
     public static final class Builder {
         public int transcriptBudgetTokens, trimStepChars;
         public String transcriptBudgetEncoding, tokenCountEncodings;
+        public int callLedgerEntries;
+        public String sideEffectTools;
         public int transcriptBudgetChars, minTranscriptBudgetChars, digestBudgetChars, expandedTrailTurns,
                 inlineTrailBytes, manifestCapChars, brickBudgetLocalChars, brickBudgetCliChars, brickResultCapChars,
                 brickTaskChars, brickBriefChars, brickMaxAgents, maxHeldTurns, maxWaitingHandoffs,
@@ -223,6 +243,8 @@ public record Policy(
             tokenCountEncodings = p.tokenCountEncodings;
             trimStepChars = p.trimStepChars;
             receiptTimeoutMillis = p.receiptTimeoutMillis;
+            callLedgerEntries = p.callLedgerEntries;
+            sideEffectTools = p.sideEffectTools;
         }
 
         public Builder transcriptBudgetChars(int v) { transcriptBudgetChars = v; return this; }
@@ -255,6 +277,8 @@ public record Policy(
         public Builder tokenCountEncodings(String v) { tokenCountEncodings = v; return this; }
         public Builder trimStepChars(int v) { trimStepChars = v; return this; }
         public Builder receiptTimeoutMillis(long v) { receiptTimeoutMillis = v; return this; }
+        public Builder callLedgerEntries(int v) { callLedgerEntries = v; return this; }
+        public Builder sideEffectTools(String v) { sideEffectTools = v; return this; }
 
         public Policy build() {
             return new Policy(transcriptBudgetChars, minTranscriptBudgetChars, digestBudgetChars, expandedTrailTurns,
@@ -263,7 +287,8 @@ public record Policy(
                     maxHeldTurns, maxHeldBytes, handoffWaitMillis, maxWaitingHandoffs, rememberedHandoffIds,
                     maxOpenLegacyCalls, missingRangesKept, closedGraceMillis, idleTtlMillis, maxRecordBytes,
                     ownerFramingPrompt, continuityFramingPrompt, transcriptBudgetTokens, transcriptBudgetEncoding,
-                    tokenCountEncodings, trimStepChars, receiptTimeoutMillis);
+                    tokenCountEncodings, trimStepChars, receiptTimeoutMillis, callLedgerEntries,
+                    sideEffectTools);
         }
     }
 }

@@ -76,15 +76,20 @@ public enum PolicyField {
                     + "(hand-offs in a row share their prefix; the tail is up to this much shorter); 0: off."),
     // Hand-off receipts (issue 24, part 2)
     RECEIPT_TIMEOUT_MILLIS(Type.LONG, 1, Policy::receiptTimeoutMillis, (b, v) -> b.receiptTimeoutMillis((long) v),
-            "A snapshot without a receipt this long (wall-clock ms) after it was written counts as unacknowledged.");
+            "A snapshot without a receipt this long (wall-clock ms) after it was written counts as unacknowledged."),
+    // ---- issue 24, call ledger
+    CALL_LEDGER_ENTRIES(Type.INT, 0, Policy::callLedgerEntries, (b, v) -> b.callLedgerEntries((int) (long) v),
+            "Call ledger: the newest this many entries (identical calls grouped) are kept, older ones counted; 0: none."),
+    SIDE_EFFECT_TOOLS(Type.TEXT, 0, Policy::sideEffectTools, (b, v) -> b.sideEffectTools((String) v),
+            "Comma-separated tool-name globs (* and ?) of side-effecting tools, listed as done in the brick; empty: none.");
 
     /** How a field's value is written: a whole number that fits an {@code int} or a {@code long}, or text. */
     public enum Type { INT, LONG, TEXT }
 
-    /** Fields that are Baton's own extensions (token caps and counts, trim steps, receipts), not the contract's. */
+    /** Fields that are Baton's own extensions (token caps and counts, trim steps, receipts, the call ledger), not the contract's. */
     public static final java.util.Set<PolicyField> EXTENSIONS =
             java.util.EnumSet.of(TRANSCRIPT_BUDGET_TOKENS, TRANSCRIPT_BUDGET_ENCODING, TOKEN_COUNT_ENCODINGS,
-                    TRIM_STEP_CHARS, RECEIPT_TIMEOUT_MILLIS);
+                    TRIM_STEP_CHARS, RECEIPT_TIMEOUT_MILLIS, CALL_LEDGER_ENTRIES, SIDE_EFFECT_TOOLS);
 
     private final Type type;
     private final long min;

@@ -11,24 +11,42 @@ import java.util.List;
 public record Snapshot(String snapshotId, String tenantId, String sessionId, String handoffId, String fromAgent,
                        String toAgent, Target target, long asOfSeq, long turnCount, long occurredAtMillis,
                        Framing framing, String brick, List<Message> messages, Retention retention,
-                       List<Truncation> truncations, Stats stats, Parity parity, InputRange provenance) {
+                       List<Truncation> truncations, Stats stats, Parity parity, InputRange provenance,
+                       CallLedgerView callLedger) {
     public Snapshot {
         messages = List.copyOf(messages);
         truncations = List.copyOf(truncations);
     }
 
-    /** A snapshot without provenance (what the engine renders). */
+    /** A snapshot without a call ledger. */
+    public Snapshot(String snapshotId, String tenantId, String sessionId, String handoffId, String fromAgent,
+                    String toAgent, Target target, long asOfSeq, long turnCount, long occurredAtMillis,
+                    Framing framing, String brick, List<Message> messages, Retention retention,
+                    List<Truncation> truncations, Stats stats, Parity parity, InputRange provenance) {
+        this(snapshotId, tenantId, sessionId, handoffId, fromAgent, toAgent, target, asOfSeq, turnCount,
+                occurredAtMillis, framing, brick, messages, retention, truncations, stats, parity, provenance, null);
+    }
+
+    /** A snapshot without provenance nor call ledger. */
     public Snapshot(String snapshotId, String tenantId, String sessionId, String handoffId, String fromAgent,
                     String toAgent, Target target, long asOfSeq, long turnCount, long occurredAtMillis,
                     Framing framing, String brick, List<Message> messages, Retention retention,
                     List<Truncation> truncations, Stats stats, Parity parity) {
         this(snapshotId, tenantId, sessionId, handoffId, fromAgent, toAgent, target, asOfSeq, turnCount,
-                occurredAtMillis, framing, brick, messages, retention, truncations, stats, parity, null);
+                occurredAtMillis, framing, brick, messages, retention, truncations, stats, parity, null, null);
+    }
+
+    /** This snapshot with its call ledger (null: none). */
+    public Snapshot withCallLedger(CallLedgerView l) {
+        return new Snapshot(snapshotId, tenantId, sessionId, handoffId, fromAgent, toAgent, target, asOfSeq,
+                turnCount, occurredAtMillis, framing, brick, messages, retention, truncations, stats, parity,
+                provenance, l);
     }
 
     /** This snapshot with its input range (set by the processor that applied the session's records). */
     public Snapshot withProvenance(InputRange p) {
         return new Snapshot(snapshotId, tenantId, sessionId, handoffId, fromAgent, toAgent, target, asOfSeq,
-                turnCount, occurredAtMillis, framing, brick, messages, retention, truncations, stats, parity, p);
+                turnCount, occurredAtMillis, framing, brick, messages, retention, truncations, stats, parity, p,
+                callLedger);
     }
 }

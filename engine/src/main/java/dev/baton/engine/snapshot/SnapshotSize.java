@@ -36,6 +36,11 @@ public final class SnapshotSize {
     public static final int PER_TOOL_CALL = 192;
     public static final int PER_TRUNCATION = 192;
     public static final int PER_SEQ = 21;
+    /**
+     * Bytes per call-ledger entry, all text included: a tool (64) and an agent (64) name, a call id (128), two
+     * hashes (64 each), status, visibility, eleven numbers and field names (measured by {@code SnapshotSizeTest}).
+     */
+    public static final int PER_LEDGER_ENTRY = 1_024;
     /** Text of the markers a snapshot can hold beyond its budgets (missing ranges, cuts): 64 markers of 256. */
     public static final int MARKER_ALLOWANCE_CHARS = 64 * 256;
     /** Truncation entries a policy bound allows for (16 missing ranges + aggregate, middle, manifest, cuts). */
@@ -64,6 +69,7 @@ public final class SnapshotSize {
         }
         Retention r = s.retention();
         other += (long) PER_SEQ * (r.expandedSeqs().size() + r.inlinedSeqs().size() + r.manifestSeqs().size());
+        if (s.callLedger() != null) other += (long) PER_LEDGER_ENTRY * (s.callLedger().entries().size() + 1);
         return other + text * e.bytesPerChar;
     }
 
@@ -79,7 +85,8 @@ public final class SnapshotSize {
                 + p.maxBrickBudget()
                 + Math.max(prompt(p.ownerFramingPrompt()), prompt(p.continuityFramingPrompt()));
         long seqs = 2L + p.inlineTrailBytes() / 2 + p.manifestCapChars();
-        long other = FIXED + seqs * PER_SEQ + (long) TRUNCATIONS_ALLOWANCE * PER_TRUNCATION;
+        long other = FIXED + seqs * PER_SEQ + (long) TRUNCATIONS_ALLOWANCE * PER_TRUNCATION
+                + (long) PER_LEDGER_ENTRY * (p.callLedgerEntries() + 1L);
         return other + text * e.bytesPerChar;
     }
 

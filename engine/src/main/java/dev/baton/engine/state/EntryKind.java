@@ -20,7 +20,12 @@ public enum EntryKind {
      * The print of a receiver's last LOCAL snapshot ({@code PrefixPrint}: stable prefix and trim step), keyed by an
      * ordinal that grows with every snapshot remembered (recency order).
      */
-    PREFIX('P');
+    PREFIX('P'),
+    /**
+     * The call ledger (added after format 3 without a new version: a kind older readers never wrote): number 0 its
+     * counters, number n &gt;= 1 the group of ordinal n ({@link CallGroup}).
+     */
+    LEDGER('L');
 
     private final byte code;
 

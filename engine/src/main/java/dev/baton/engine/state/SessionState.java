@@ -44,6 +44,8 @@ public final class SessionState {
     final Actors actors = new Actors();
     final HandoffQueue handoffs = new HandoffQueue();
     final PrefixLedger prefixes = new PrefixLedger();
+    /** Every tool call seen, grouped, bounded by the policy (the call ledger; not R3's {@link #ledger}). */
+    final CallLedger calls = new CallLedger();
 
     // ---- counters and times
     long duplicateTurns;
@@ -79,6 +81,7 @@ public final class SessionState {
             transcript.journal = journal;
             ledger.journal = journal;
             prefixes.journal = journal;
+            calls.journal = journal;
         }
         return journal;
     }
@@ -164,6 +167,8 @@ public final class SessionState {
                     s = new ToolStep(s.callId(), s.tool(), compact(s.arguments()), s.result(), s.status());
                     bytes += utf8(s.arguments()) + utf8(s.result());
                     st.trail.add(s);
+                    calls.record(t.seq(), t.agent(), s.callId(), s.tool(), s.arguments(), callStatus(s),
+                            s.result(), policy);
                 }
             }
             if (!t.toolCalls().isEmpty()) {
@@ -173,6 +178,8 @@ public final class SessionState {
                     names.add(c.tool());
                     st.calls.add(new StoredTurn.LegacyCall(c.callId(), c.tool(), c.arguments()));
                     bytes += utf8(c.arguments());
+                    calls.record(t.seq(), t.agent(), c.callId(), c.tool(), c.arguments(), CallStatus.UNANSWERED,
+                            null, policy);
                     if (c.callId() != null) ledger.open(t.seq(), t.agent(), c.callId(), c.tool(), c.arguments());
                 }
                 if (compaction) ledger.boundOpenCalls(policy);
@@ -185,6 +192,7 @@ public final class SessionState {
             st.toolCallId = t.toolCallId();
             TrailLedger.OpenCall oc = ledger.close(t.toolCallId());
             if (oc != null) {
+                calls.answer(oc.callId(), oc.tool(), oc.arguments(), t.text());
                 st.answers = new StoredTurn.ResolvedCall(oc.callingSeq(), oc.agent(), oc.callId(), oc.tool(),
                         oc.arguments());
                 StoredTurn caller = transcript.find(oc.callingSeq());
@@ -219,6 +227,14 @@ public final class SessionState {
         transcript.add(st);
         for (long seq : ledger.update(policy, compaction)) markManifested(seq);
         if (compaction) transcript.compact(policy);
+    }
+
+    private static CallStatus callStatus(ToolStep s) {
+        return switch (s.status()) {
+            case OK -> CallStatus.OK;
+            case ERROR -> CallStatus.ERROR;
+            case CLEARED -> CallStatus.CLEARED;
+        };
     }
 
     /** Arguments are rendered in compact form (R1); the decoder already compacts, this keeps the engine safe alone. */
@@ -434,6 +450,13 @@ public final class SessionState {
         for (TrailLedger.Place p : ledger.walk(policy)) out.add(RetentionPlace.valueOf(p.name()));
         return out;
     }
+    /** The call ledger's groups, newest call first (at most the policy's {@code call_ledger_entries}). */
+    public List<CallGroup> callLedger() { return calls.newestFirst(); }
+    /** How many groups the call ledger dropped past its bound, and how many calls they held. */
+    public long callLedgerDroppedEntries() { return calls.droppedEntries; }
+    public long callLedgerDroppedCalls() { return calls.droppedCalls; }
+    /** Every call the call ledger counted (kept and dropped). */
+    public long callLedgerCalls() { return calls.calls; }
     public String primaryAgent() { return actors.primaryAgent; }
     public String firstActor() { return actors.firstActor; }
     public boolean anotherActorActed() { return actors.anotherActorActed; }
@@ -452,10 +475,16 @@ public final class SessionState {
     public void inputRange(InputRange range) { inputRange = range; }
     /**
      * Approximate heap bytes of this state: the objects every state has ({@link #STATE_OVERHEAD_BYTES}), the turns it
-     * holds at their heap size, its held turns and its remembered prefix prints (a cache's weight; see
-     * {@code StoredTurn#weight}).
+     * holds at their heap size, the call ledger's entries, its held turns and its remembered prefix prints (a cache's
+     * weight; see {@code StoredTurn#weight}).
      */
-    public long weight() { return STATE_OVERHEAD_BYTES + transcript.weight + ordering.heldBytes + prefixes.weight(); }
+    public long weight() {
+        return STATE_OVERHEAD_BYTES + transcript.weight + ordering.heldBytes + prefixes.weight()
+                + (long) calls.groups.size() * CALL_GROUP_BYTES;
+    }
+
+    /** Heap bytes of one call-ledger entry: the group, its two hashes, ids and map nodes (estimated, not measured). */
+    static final int CALL_GROUP_BYTES = 480;
 
     /** Heap bytes of an empty decoded state (its parts, their collections, the hand-off id log), measured. */
     public static final int STATE_OVERHEAD_BYTES = 900;

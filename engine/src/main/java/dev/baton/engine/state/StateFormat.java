@@ -44,9 +44,16 @@ import dev.baton.engine.snapshot.PrefixPrint;
  * TRAIL  := 3 seq str[agent] strs[toolNames] bytes bool[manifested]
  * CALL   := 3 ordinal callingSeq str[agent] str[callId] str[tool] str[arguments]
  * PREFIX := 3 ordinal str[receiver] anchorSeq bool[anchorMarker] length fixed64[endHash] count fixed64[blockHash]*
+ * LEDGER := 3 0 nextOrdinal calls droppedEntries droppedCalls                    (number 0: the counters)
+ *         | 3 ordinal lastCall str[tool] str[argumentsSha256] ok error cleared unanswered firstSeq
+ *           seq str[agent] str?[callId] byte[status] str?[resultSha256] resultBytes str?[argumentsExcerpt]
+ *                                                                                 (number n: a group)
  * </pre>
  * ({@code fixed64}: 8 bytes big-endian. The PREFIX entry is new in this release, in version 3: no other value
  * changed, so its version stays 3; a reader before it does not know the kind, see docs/state-format.md.)
+ * LEDGER entries (the call ledger) came after version 3 was released, as an entry kind of their own so that no
+ * existing layout changed: a state without them reads as an empty ledger. Call status bytes: OK 0, ERROR 1,
+ * CLEARED 2, UNANSWERED 3.
  * (Entries of version 2 are the same with a leading 2.) Enum bytes are fixed here, not Java ordinals: role USER 0,
  * ASSISTANT 1, SYSTEM 2, TOOL 3; status OK 0, ERROR 1, CLEARED 2; target LOCAL 0, CLAUDE_CLI 1.
  */
@@ -200,6 +207,21 @@ public final class StateFormat {
     private static void fixed64(Binary.Writer w, long v) {
         for (int shift = 56; shift >= 0; shift -= 8) w.raw((int) (v >>> shift) & 0xFF);
     }
+
+    // ---------------------------------------------------------------------------------------------- call ledger
+
+    static byte[] encodeLedgerCounters(CallLedger l) {
+        return new Binary.Writer(24).raw(VERSION).num(0).num(l.nextOrdinal).num(l.calls).num(l.droppedEntries)
+                .num(l.droppedCalls).bytes();
+    }
+
+    static byte[] encodeLedgerGroup(CallGroup g) {
+        return new Binary.Writer(192).raw(VERSION).num(g.ordinal).num(g.lastCall).str(g.tool).str(g.argumentsSha256)
+                .num(g.ok).num(g.error).num(g.cleared).num(g.unanswered).num(g.firstSeq)
+                .num(g.seq).str(g.agent).str(g.callId).raw(g.status.code()).str(g.resultSha256)
+                .num(g.resultBytes).str(g.argumentsExcerpt).bytes();
+    }
+
 
     private static void step(Binary.Writer w, ToolStep s) {
         w.str(s.callId()).str(s.tool()).str(s.arguments()).str(s.result()).raw(switch (s.status()) {

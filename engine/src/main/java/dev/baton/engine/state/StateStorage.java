@@ -57,6 +57,11 @@ public final class StateStorage {
                 PrefixLedger.Remembered r = s.prefixes.find(number);
                 return r == null ? null : StateFormat.encodePrefix(r);
             }
+            case LEDGER -> {
+                if (number == CallLedger.COUNTERS) return StateFormat.encodeLedgerCounters(s.calls);
+                CallGroup g = s.calls.byOrdinal.get(number);
+                return g == null ? null : StateFormat.encodeLedgerGroup(g);
+            }
             default -> throw new IllegalArgumentException(kind.name());
         }
     }
@@ -76,6 +81,10 @@ public final class StateStorage {
         for (TrailEntry e : s.ledger.trails) key.accept(EntryKind.TRAIL, e.seq);
         for (TrailLedger.OpenCall c : s.ledger.openCalls.values()) key.accept(EntryKind.CALL, c.ordinal());
         for (PrefixLedger.Remembered r : s.prefixes.remembered) key.accept(EntryKind.PREFIX, r.ordinal());
+        if (!s.calls.isEmpty() || s.calls.calls > 0) {
+            key.accept(EntryKind.LEDGER, CallLedger.COUNTERS);
+            for (CallGroup g : s.calls.groups.values()) key.accept(EntryKind.LEDGER, g.ordinal);
+        }
     }
 
     /** The ids a state remembers, oldest first, when it keeps them in memory (a migrated or engine-built state). */
@@ -92,6 +101,7 @@ public final class StateStorage {
         SessionState s = sk.state();
         List<TrailEntry> trails = new ArrayList<>();
         // each entry is read by the reader of its own version (a session migrated in place holds older entries)
+        List<CallGroup> groups = new ArrayList<>();
         entries.scan((kind, number, value) -> {
             switch (kind) {
                 case TURN -> {
@@ -113,11 +123,16 @@ public final class StateStorage {
                     s.ledger.openCalls.put(c.callId(), c);
                 }
                 case PREFIX -> s.prefixes.readBack(StateV3Reader.prefix(value));
+                case LEDGER -> {
+                    CallGroup g = StateV3Reader.ledger(value, s.calls);
+                    if (g != null) groups.add(g);
+                }
             }
         });
         // trails are newest first; entries come in ascending seq
         for (int i = trails.size() - 1; i >= 0; i--) s.ledger.trails.add(trails.get(i));
         s.ledger.readBack();
+        s.calls.readBack(groups);
         s.useHandoffIds(ids);
         s.journal();
         s.settleReadBack();

@@ -55,6 +55,40 @@ final class StateV3Reader implements StateReader {
         return new PrefixLedger.Remembered(ordinal, receiver, new PrefixPrint(anchor, marker, length, end, blocks));
     }
 
+    /**
+     * Reads a LEDGER entry (new in version 3, only ever written as version 3) into {@code ledger}: its counters, or
+     * returns the group (null for the counters).
+     */
+    static CallGroup ledger(byte[] value, CallLedger ledger) {
+        Binary.Reader r = StateReader.fields(value, VERSION, "call ledger entry");
+        long ordinal = r.num();
+        if (ordinal == CallLedger.COUNTERS) {
+            ledger.nextOrdinal = r.num();
+            ledger.calls = r.num();
+            ledger.droppedEntries = r.num();
+            ledger.droppedCalls = r.num();
+            return null;
+        }
+        CallGroup g = new CallGroup();
+        g.ordinal = ordinal;
+        g.lastCall = r.num();
+        g.tool = r.str();
+        g.argumentsSha256 = r.str();
+        g.ok = r.num();
+        g.error = r.num();
+        g.cleared = r.num();
+        g.unanswered = r.num();
+        g.firstSeq = r.num();
+        g.seq = r.num();
+        g.agent = r.str();
+        g.callId = r.str();
+        g.status = CallStatus.ofCode(r.raw());
+        g.resultSha256 = r.str();
+        g.resultBytes = r.num();
+        g.argumentsExcerpt = r.str();
+        return g;
+    }
+
     /** A hash as {@link StateFormat} writes it: 8 bytes, big-endian. */
     private static long fixed64(Binary.Reader r) {
         long v = 0;

@@ -39,6 +39,10 @@ class StateV3ReaderTest {
                 case TRAIL -> reader.trail(value).seq;
                 case CALL -> reader.call(value).ordinal();
                 case PREFIX -> StateV3Reader.prefix(value).ordinal();
+                case LEDGER -> {
+                    CallGroup g = StateV3Reader.ledger(value, new CallLedger());
+                    yield g == null ? CallLedger.COUNTERS : g.ordinal;
+                }
             };
             assertThat(read).as("%s %s", kind, number).isEqualTo(number);
         });

@@ -1,0 +1,136 @@
+package dev.baton.engine.state;
+
+import dev.baton.engine.model.CanonicalArguments;
+import dev.baton.engine.policy.Policy;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The call ledger (docs/rendering.md, "Call ledger"): every tool call the session made that Baton saw, grouped by
+ * tool and canonical-arguments hash, the newest {@code call_ledger_entries} groups kept (policy) and the older ones
+ * only counted. Unlike the transcript and the trail ledger it does not forget a call when its turn leaves the
+ * window: only the bound drops groups, and the snapshot says how many.
+ *
+ * <p>Stored as one {@link EntryKind#LEDGER} entry per group (number: its ordinal, from 1) and one for the counters
+ * (number 0), so that one call writes its group and the counters, never the whole ledger.
+ */
+final class CallLedger {
+    /** Groups by key (tool, NUL, arguments hash), oldest newest-call first (a call moves its group to the end). */
+    final LinkedHashMap<String, CallGroup> groups = new LinkedHashMap<>();
+    final Map<Long, CallGroup> byOrdinal = new HashMap<>();
+    long nextOrdinal = 1;
+    /** Calls counted so far (each call stamps its group's {@code lastCall}). */
+    long calls;
+    long droppedEntries;
+    long droppedCalls;
+    StateJournal journal;
+
+    /** The entry number of the counters. */
+    static final long COUNTERS = 0;
+
+    static String key(String tool, String argumentsSha256) {
+        return tool + '\u0000' + argumentsSha256;
+    }
+
+    /** Records a call (a trail step, or a legacy call with status UNANSWERED) and bounds the ledger. */
+    void record(long seq, String agent, String callId, String tool, String arguments, CallStatus status,
+                String result, Policy policy) {
+        String sha = CanonicalArguments.sha256(arguments);
+        String key = key(tool, sha);
+        CallGroup g = groups.remove(key);
+        if (g == null) {
+            g = new CallGroup();
+            g.ordinal = nextOrdinal++;
+            g.tool = tool;
+            g.argumentsSha256 = sha;
+            g.firstSeq = seq;
+            byOrdinal.put(g.ordinal, g);
+        }
+        groups.put(key, g); // the newest group now
+        g.lastCall = ++calls;
+        g.count(status, 1);
+        g.seq = seq;
+        g.agent = agent;
+        g.callId = callId;
+        g.status = status;
+        boolean hasResult = status == CallStatus.OK || status == CallStatus.ERROR;
+        g.resultSha256 = hasResult ? CanonicalArguments.sha256Utf8(result == null ? "" : result) : null;
+        g.resultBytes = hasResult ? Utf8.length(result) : 0;
+        g.argumentsExcerpt = policy.isSideEffecting(tool) ? excerpt(arguments) : null;
+        changed(g);
+        bound(policy.callLedgerEntries());
+    }
+
+    private static String excerpt(String arguments) {
+        if (arguments == null) return "{}";
+        if (arguments.length() <= CallGroup.ARGUMENTS_EXCERPT_CHARS) return arguments;
+        int cut = CallGroup.ARGUMENTS_EXCERPT_CHARS;
+        if (Character.isHighSurrogate(arguments.charAt(cut - 1))) cut--; // never half a character
+        return arguments.substring(0, cut) + "…";
+    }
+
+    /** A legacy call's TOOL turn arrived: the call is answered (OK) with {@code result}. */
+    void answer(String callId, String tool, String arguments, String result) {
+        CallGroup g = groups.get(key(tool, CanonicalArguments.sha256(arguments)));
+        if (g == null || g.unanswered == 0) return; // its group was dropped: it is only counted
+        g.unanswered--;
+        g.ok++;
+        if (callId != null && callId.equals(g.callId) && g.status == CallStatus.UNANSWERED) {
+            g.status = CallStatus.OK;
+            g.resultSha256 = CanonicalArguments.sha256Utf8(result == null ? "" : result);
+            g.resultBytes = Utf8.length(result);
+        }
+        changed(g);
+    }
+
+    /** Drops the groups with the oldest newest call past {@code bound}, counting them. */
+    void bound(int bound) {
+        Iterator<CallGroup> it = groups.values().iterator();
+        int excess = groups.size() - Math.max(0, bound);
+        boolean dropped = false;
+        while (excess-- > 0) {
+            CallGroup g = it.next();
+            it.remove();
+            byOrdinal.remove(g.ordinal);
+            droppedEntries++;
+            droppedCalls += g.count();
+            if (journal != null) journal.delete(EntryKind.LEDGER, g.ordinal);
+            dropped = true;
+        }
+        if (dropped) countersChanged();
+    }
+
+    /** The groups, newest first. */
+    List<CallGroup> newestFirst() {
+        List<CallGroup> out = new ArrayList<>(groups.values());
+        java.util.Collections.reverse(out);
+        return out;
+    }
+
+    boolean isEmpty() {
+        return groups.isEmpty() && droppedEntries == 0;
+    }
+
+    private void changed(CallGroup g) {
+        if (journal != null) journal.put(EntryKind.LEDGER, g.ordinal);
+        countersChanged();
+    }
+
+    private void countersChanged() {
+        if (journal != null) journal.put(EntryKind.LEDGER, COUNTERS);
+    }
+
+    /** After a read-back: the groups in newest-call order. */
+    void readBack(List<CallGroup> read) {
+        read.sort(java.util.Comparator.comparingLong((CallGroup g) -> g.lastCall));
+        for (CallGroup g : read) {
+            groups.put(key(g.tool, g.argumentsSha256), g);
+            byOrdinal.put(g.ordinal, g);
+        }
+    }
+}
