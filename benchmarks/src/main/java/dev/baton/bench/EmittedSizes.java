@@ -2,11 +2,13 @@ package dev.baton.bench;
 
 import dev.baton.egress.SnapshotEncoder;
 import dev.baton.engine.ContextEngine;
+import dev.baton.engine.layout.LayoutCache;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.InputRange;
 import dev.baton.engine.snapshot.Snapshot;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
+import dev.baton.engine.tokens.Tokenizers;
 import dev.baton.ingest.Decoded;
 import dev.baton.ingest.SessionEventDecoder;
 import dev.baton.processor.InboundEvent;
@@ -107,8 +109,12 @@ final class EmittedSizes {
                     state.inputRange(new InputRange(r.topic(), r.partition(),
                             before == null ? r.offset() : before.firstOffset(), r.offset(), null, null));
                     for (ReadyHandoff h : ready) {
-                        Snapshot s = ContextEngine.render(ev.tenantId(), ev.sessionId(), state, h, policy)
-                                .withProvenance(state.inputRange());
+                        // As the processor does: the emitted snapshot's print is remembered, so the receiver's next
+                        // snapshot carries its stats.stable_prefix_chars (and its size counts it).
+                        ContextEngine.Rendered rendered = ContextEngine.renderWithPrint(ev.tenantId(), ev.sessionId(),
+                                state, h, policy, Tokenizers.none(), LayoutCache.none());
+                        if (rendered.print() != null) state.rememberPrint(h.handoff().toAgent(), rendered.print());
+                        Snapshot s = rendered.snapshot().withProvenance(state.inputRange());
                         int n = encoder.encode(outputTopic, s).length;
                         sizes.put(key(sessionKey, h.handoff().handoffId()), n);
                         total += n;
