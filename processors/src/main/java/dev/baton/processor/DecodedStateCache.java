@@ -90,7 +90,8 @@ final class DecodedStateCache {
      *                  only one time in {@code admitEvery}
      */
     void keep(String key, byte[] skeleton, Decoded decoded, boolean wasCached) {
-        // the state's weight reserves what its render cache may hold (StoredTurn's weight)
+        // The render cache beside the state is not weighed: reserving it in the state's weight evicted sessions the
+        // budget had room for; its heap is counted apart (docs/capacity.md, h).
         long weight = ENTRY_OVERHEAD_BYTES + key.length() + skeleton.length + decoded.state().weight();
         if (weight > maxBytes) {
             forget(key);

@@ -45,8 +45,9 @@ public final class StoredTurn {
      * string at its heap size ({@link #heapBytes}), plus the objects around them. Calibrated against heap measured
      * after a full GC (benchmarks' {@code LiveSessionsHarness}, docs/capacity.md): within about 10 % for sessions of
      * 2 to 200 turns; counting only the UTF-8 text would leave the heap 1.3 to 2.8 times the weight. It also
-     * reserves what a render cache may hold for this turn beside the state ({@link #layoutMemoBytes}), which a state
-     * that was never rendered does not use.
+     * reserves the digest line the turn keeps once asked ({@link #digestLineBytes}). What a render cache beside the
+     * state holds for the turn ({@code LayoutCache}) is not the state's and is not counted: a weight that reserved it
+     * up front made the decoded-state cache evict sessions it had room for (docs/capacity.md counts it apart).
      */
     private long weight = -1;
 
@@ -88,7 +89,7 @@ public final class StoredTurn {
                 n += STEP_OVERHEAD_BYTES + heapBytes(answers.callingAgent()) + heapBytes(answers.callId())
                         + heapBytes(answers.tool()) + heapBytes(answers.arguments());
             }
-            weight = n + layoutMemoBytes();
+            weight = n + digestLineBytes();
         }
         return weight;
     }
@@ -108,30 +109,12 @@ public final class StoredTurn {
     }
 
     /**
-     * What a render cache's layout of this turn (held beside the state, {@code LayoutCache}) and
-     * {@link #digestLine()} hold, reserved up front so that the weight stays fixed while the layout comes and goes:
-     * the layout, per segment its objects and what it shows, and the digest line. A text
-     * segment shows the turn's own string; a SYSTEM turn's escaped text and a step's narration are strings of their
-     * own. Results are not reserved ({@link #narrationBytes}). Measured after a first LOCAL render (class histogram
-     * after a full GC, ten 1,000-turn states; benchmarks/README.md, "Render per hand-off, third pass"): the memos took
-     * 0.37 MB per state where this reserves 0.55 MB (size 0.1), 0.27 MB where it reserves 0.18 MB (size 1.0).
+     * What {@link #digestLine()} holds once asked (the line is kept on the turn): at most an excerpt, the agent and
+     * the tool names, with its brackets. Reserved up front so that the weight stays fixed while the line comes.
      */
-    long layoutMemoBytes() {
-        // the digest line: at most an excerpt, the agent and the tool names, with its brackets
-        long n = LAYOUT_MEMO_OVERHEAD_BYTES + 40 + DigestLine.EXCERPT_CHARS + 24 + length(agent);
+    long digestLineBytes() {
+        long n = DIGEST_LINE_OVERHEAD_BYTES + 40 + DigestLine.EXCERPT_CHARS + 24 + length(agent);
         for (String name : toolNames) n += length(name) + 2;
-        if (text != null && !text.isEmpty()) n += SEGMENT_OVERHEAD_BYTES;
-        if (role == Role.SYSTEM) n += heapBytes(text);
-        if (trail != null) {
-            for (ToolStep s : trail) n += SEGMENT_OVERHEAD_BYTES + narrationBytes(s.tool(), s.arguments());
-        }
-        if (calls != null) {
-            for (LegacyCall c : calls) n += SEGMENT_OVERHEAD_BYTES + narrationBytes(c.tool, c.arguments);
-        }
-        if (role == Role.TOOL) {
-            n += SEGMENT_OVERHEAD_BYTES + (answers == null ? narrationBytes(null, null)
-                    : narrationBytes(answers.tool(), answers.arguments()));
-        }
         return n;
     }
 
@@ -139,26 +122,8 @@ public final class StoredTurn {
         return s == null ? 0 : s.length();
     }
 
-    /**
-     * A narration's heap bytes, less its result: one string, its call line around the tool and arguments. The results
-     * a state's memos show add up to at most about what its transcripts show (the transcript budget): a result is
-     * shown, and its narration built, only when its step is in a transcript, and a step's trail is dropped when it
-     * goes to the manifest. Not reserved per turn: measured with the results, reserving them made the weight 3 to 5
-     * times the heap the memos take (1,000-turn sessions, sizes 0.1 and 1.0).
-     */
-    private long narrationBytes(String tool, String arguments) {
-        return 40 + 48 + chars(agent) + chars(tool) + chars(arguments);
-    }
-
-    /** The bytes of a string's characters within {@link #heapBytes} (one or two per char), 0 for null. */
-    private static long chars(String s) {
-        return s == null ? 0 : heapBytes(s) - 40;
-    }
-
-    /** The memo object and its list. */
-    static final int LAYOUT_MEMO_OVERHEAD_BYTES = 64;
-    /** A segment with its step view and datum, and its list slot. */
-    static final int SEGMENT_OVERHEAD_BYTES = 150;
+    /** The line's string object and its array's header. */
+    static final int DIGEST_LINE_OVERHEAD_BYTES = 64;
 
     /**
      * Heap bytes of a string on a 64-bit JVM with compact strings and compressed pointers: the String object and its

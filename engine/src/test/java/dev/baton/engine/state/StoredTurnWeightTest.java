@@ -31,4 +31,21 @@ class StoredTurnWeightTest {
         // the same length with one CJK char: twice the bytes on the heap (UTF-16), not 2 more (UTF-8)
         assertThat(wide.weight() - ascii.weight()).isEqualTo(1_000L);
     }
+
+    @Test
+    void shouldChargeNoRenderCacheToTheStatesWeight() {
+        // Two states that differ only by 1,000 chars of one step's arguments: they hold 1,000 bytes more on the heap.
+        // A narration of the step built by a render cache beside the state is not the state's (docs/capacity.md).
+        SessionState small = withArguments("{\"q\":\"" + "x".repeat(8) + "\"}");
+        SessionState large = withArguments("{\"q\":\"" + "x".repeat(1_008) + "\"}");
+        assertThat(large.weight() - small.weight()).isEqualTo(1_000L);
+    }
+
+    private static SessionState withArguments(String arguments) {
+        SessionState s = SessionState.empty();
+        s.offerTurn(new Turn(0, "qwen", Role.ASSISTANT, "looked", java.util.List.of(new dev.baton.engine.model.ToolStep(
+                "c1", "grep", arguments, "found", dev.baton.engine.model.StepStatus.OK)), java.util.List.of(), null, null,
+                null), Policy.defaults(), 0);
+        return s;
+    }
 }
