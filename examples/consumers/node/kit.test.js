@@ -138,6 +138,16 @@ test('should refuse SASL without credentials', () => {
   assert.throws(() => settings.load({ SECURITY_PROTOCOL: 'SASL_SSL' }), settings.SettingsError);
 });
 
+test('should leave receipts off unless a receipts topic is set', () => {
+  assert.equal(settings.load({}).RECEIPTS_TOPIC, '');
+  const s = settings.load({ RECEIPTS_TOPIC: 'baton.handoff-receipts', FORMAT: 'json', RECEIVER_BUDGET_TOKENS: '9' });
+  assert.deepEqual([s.RECEIPTS_TOPIC, s.RECEIVER_BUDGET_TOKENS], ['baton.handoff-receipts', '9']);
+  for (const bad of [{ RECEIPTS_TOPIC: 'r' }, { RECEIPTS_TOPIC: 'r', FORMAT: 'avro' },
+    { RECEIPTS_TOPIC: 'r', FORMAT: 'json', RECEIVER_BUDGET_TOKENS: '-1' }]) {
+    assert.throws(() => settings.load(bad), settings.SettingsError);
+  }
+});
+
 test('should take registry credentials from the URL or from settings', () => {
   const dir = tmp();
   fs.writeFileSync(path.join(dir, 'ca.pem'), 'CA');

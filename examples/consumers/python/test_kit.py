@@ -121,6 +121,18 @@ class SettingsTest(unittest.TestCase):
         self.assertIs(config["enable.auto.commit"], False)
         self.assertEqual(config["isolation.level"], "read_committed")
 
+    def test_should_leave_receipts_off_unless_a_receipts_topic_is_set(self):
+        self.assertEqual(settings.load({})["RECEIPTS_TOPIC"], "")
+        s = settings.load({"RECEIPTS_TOPIC": "baton.handoff-receipts", "FORMAT": "json", "RECEIVER_BUDGET_TOKENS": "9"})
+        self.assertEqual((s["RECEIPTS_TOPIC"], s["RECEIVER_BUDGET_TOKENS"]), ("baton.handoff-receipts", "9"))
+        config = settings.producer_config(s)
+        self.assertEqual(config["partitioner"], "murmur2_random", "Java's partitioner: the partition of the session")
+        self.assertNotIn("group.id", config)
+        for bad in ({"RECEIPTS_TOPIC": "r"}, {"RECEIPTS_TOPIC": "r", "FORMAT": "avro"},
+                    {"RECEIPTS_TOPIC": "r", "FORMAT": "json", "RECEIVER_BUDGET_TOKENS": "-1"}):
+            with self.assertRaises(settings.SettingsError):
+                settings.load(bad)
+
     def test_should_read_a_config_file_and_let_the_environment_win(self):
         with tempfile.TemporaryDirectory() as d:
             path = pathlib.Path(d, "kit.conf")
