@@ -9,21 +9,26 @@
 // - a record that cannot be decoded or handled stops the kit with a one-line error and exit status 1, its offset
 //   not committed, so a restart reads it again; with DEAD_LETTER_FILE set, it is written there instead and the kit
 //   goes on;
-// - a snapshot_id handled recently is skipped (and committed): see delivery.js, RecentIds.
+// - a snapshot_id handled recently is skipped (and committed): see delivery.js, RecentIds;
+// - with RECEIPTS_TOPIC set, a hand-off receipt is sent for each snapshot handled (receiptSender below,
+//   receipts.js): the acknowledgement once the handler returned, and the outcome too when the handler returns one.
 //
 // Values are Avro in the Confluent wire format (Confluent's AvroDeserializer) or, on topics of
 // baton.format=json, JSON (FORMAT=auto tells them apart by the first byte).
 'use strict';
 
-const { Kafka, logLevel } = require('kafkajs');
+const { Kafka, Partitioners, logLevel } = require('kafkajs');
 const { SchemaRegistryClient, AvroDeserializer, SerdeType } = require('@confluentinc/schemaregistry');
 const { forTarget, readSnapshotJson } = require('./prompts');
 const settings = require('./settings');
 const { RecentIds, DeadLetterFile } = require('./delivery');
+const receipts = require('./receipts');
 
 // The kit's handler: one JSON line on standard output. Replace it with the delivery to the receiving agent; throw
 // (or reject) to refuse a snapshot (retry transient failures inside the handler: a throw stops the kit or
-// dead-letters the record).
+// dead-letters the record). A handler that waits for the receiving agent's work may return (or resolve to)
+// { outcome: 'RESOLVED'|'FAILED'|'HANDED_BACK'|'ABANDONED', tokens_spent: N }: with RECEIPTS_TOPIC set, that outcome
+// is reported to Baton too.
 function printLine(line) {
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
@@ -39,6 +44,26 @@ function decoderFor(s) {
   };
 }
 
+// Sends a handled snapshot's hand-off receipts to RECEIPTS_TOPIC in the JSON form, keyed by its session, and waits
+// for the broker's acknowledgement (before the kit commits the snapshot's offset: a receipt is never lost, and one
+// sent twice after a redelivery Baton ignores and counts as a duplicate). Java's partitioner (murmur2, kafkajs's
+// DefaultPartitioner), so that a session's receipts reach the partition of its events.
+async function receiptSender(kafka, s) {
+  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, idempotent: true });
+  await producer.connect();
+  const budget = s.RECEIVER_BUDGET_TOKENS ? Number(s.RECEIVER_BUDGET_TOKENS) : null;
+  return {
+    async send(snapshot, startedAt, result) {
+      const started = receipts.acknowledge(snapshot, s.MODEL, budget, startedAt);
+      const sent = [started];
+      if (result && result.outcome != null) sent.push(receipts.reportOutcome(started, result.outcome, result.tokens_spent ?? 0));
+      await producer.send({ topic: s.RECEIPTS_TOPIC, acks: -1,
+        messages: sent.map((r) => ({ key: receipts.key(snapshot), value: receipts.toJson(r) })) });
+    },
+    disconnect: () => producer.disconnect(),
+  };
+}
+
 // Consumes until MAX_SNAPSHOTS were handled, IDLE_EXIT_MS passed without one, SIGTERM/SIGINT, or a record could not
 // be handled (without DEAD_LETTER_FILE); then exits with 0, or 1 for a record it stopped at.
 async function run(s, handle = printLine, dedupe = new RecentIds(Number(s.DEDUPE_CAPACITY))) {
@@ -48,6 +73,7 @@ async function run(s, handle = printLine, dedupe = new RecentIds(Number(s.DEDUPE
   const idleExitMs = Number(s.IDLE_EXIT_MS);
   const kafka = new Kafka({ ...settings.kafkaConfig(s), logLevel: logLevel.WARN });
   const consumer = kafka.consumer({ groupId: s.GROUP_ID, readUncommitted: false });
+  const sender = s.RECEIPTS_TOPIC ? await receiptSender(kafka, s) : null;
   await consumer.connect();
   await consumer.subscribe({ topic: s.TOPIC, fromBeginning: true });
 
@@ -60,6 +86,7 @@ async function run(s, handle = printLine, dedupe = new RecentIds(Number(s.DEDUPE
     if (stopping) return;
     stopping = true;
     await consumer.disconnect();
+    if (sender) await sender.disconnect();
     process.exit(code);
   };
   process.on('SIGINT', () => stop(0));
@@ -81,7 +108,9 @@ async function run(s, handle = printLine, dedupe = new RecentIds(Number(s.DEDUPE
         if (await dedupe.seen(id)) {
           log(`skipped ${id} at ${where}: already handled (a redelivery)`);
         } else {
-          await handle(forTarget(snapshot, s.MODEL));
+          const startedAt = new Date();
+          const result = await handle(forTarget(snapshot, s.MODEL));
+          if (sender) await sender.send(snapshot, startedAt, result);
           await dedupe.remember(id);
           handled += 1;
           lastHandled = Date.now();

@@ -10,6 +10,7 @@ const os = require('os');
 const path = require('path');
 
 const prompts = require('./prompts');
+const receipts = require('./receipts');
 const settings = require('./settings');
 const { RecentIds, DeadLetterFile } = require('./delivery');
 
@@ -137,6 +138,16 @@ test('should refuse SASL without credentials', () => {
   assert.throws(() => settings.load({ SECURITY_PROTOCOL: 'SASL_SSL' }), settings.SettingsError);
 });
 
+test('should leave receipts off unless a receipts topic is set', () => {
+  assert.equal(settings.load({}).RECEIPTS_TOPIC, '');
+  const s = settings.load({ RECEIPTS_TOPIC: 'baton.handoff-receipts', FORMAT: 'json', RECEIVER_BUDGET_TOKENS: '9' });
+  assert.deepEqual([s.RECEIPTS_TOPIC, s.RECEIVER_BUDGET_TOKENS], ['baton.handoff-receipts', '9']);
+  for (const bad of [{ RECEIPTS_TOPIC: 'r' }, { RECEIPTS_TOPIC: 'r', FORMAT: 'avro' },
+    { RECEIPTS_TOPIC: 'r', FORMAT: 'json', RECEIVER_BUDGET_TOKENS: '-1' }]) {
+    assert.throws(() => settings.load(bad), settings.SettingsError);
+  }
+});
+
 test('should take registry credentials from the URL or from settings', () => {
   const dir = tmp();
   fs.writeFileSync(path.join(dir, 'ca.pem'), 'CA');
@@ -150,4 +161,27 @@ test('should take registry credentials from the URL or from settings', () => {
     SCHEMA_REGISTRY_USERNAME: 'u', SCHEMA_REGISTRY_PASSWORD: 'p' }));
   assert.deepEqual(config, { baseURLs: ['http://registry:8081'], basicAuthCredentials: { credentialsSource: 'USER_INFO', userInfo: 'u:p' } });
   assert.equal(settings.registryConfig(settings.load({})).basicAuthCredentials, undefined);
+});
+
+test('should send the receipts the Java and Python kits send for the same input', () => {
+  const cases = JSON.parse(fs.readFileSync(path.join(TESTDATA, 'receipts.json'), 'utf8'));
+  assert.ok(cases.length > 0);
+  for (const c of cases) {
+    const started = receipts.acknowledge(c.snapshot, c.receiver_model, c.budget_tokens, new Date(c.started_at));
+    const ended = receipts.reportOutcome(started, c.outcome, c.tokens_spent);
+    assert.equal(receipts.key(c.snapshot), c.key);
+    assert.equal(receipts.toJson(started), c.started);
+    assert.equal(receipts.toJson(ended), c.ended);
+    assert.equal(started.outcome, null, 'the start receipt is left as it was');
+  }
+});
+
+test('should refuse receipts the schema cannot hold', () => {
+  const { snapshot } = JSON.parse(fs.readFileSync(path.join(TESTDATA, 'receipts.json'), 'utf8'))[0];
+  assert.throws(() => receipts.acknowledge(snapshot, null, null, new Date('not a date')));
+  assert.throws(() => receipts.acknowledge({ ...snapshot, content_sha256: null }, null, null, new Date(0)));
+  const started = receipts.acknowledge(snapshot, null, null, new Date(0));
+  for (const [outcome, tokens] of [['DONE', 1], ['FAILED', -1], ['FAILED', 1.5], ['FAILED', '1']]) {
+    assert.throws(() => receipts.reportOutcome(started, outcome, tokens));
+  }
 });

@@ -30,6 +30,8 @@ const DEFAULTS = Object.freeze({
   SCHEMA_REGISTRY_USERNAME: '',
   SCHEMA_REGISTRY_PASSWORD: '',
   SCHEMA_REGISTRY_CA_LOCATION: '',
+  RECEIPTS_TOPIC: '',
+  RECEIVER_BUDGET_TOKENS: '',
 });
 const PROTOCOLS = ['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'];
 const MECHANISMS = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'];
@@ -86,11 +88,19 @@ function load(environ = process.env) {
   for (const name of ['MAX_SNAPSHOTS', 'IDLE_EXIT_MS', 'DEDUPE_CAPACITY']) {
     if (!/^[0-9]+$/.test(s[name])) throw new SettingsError(`${name} must be a whole number >= 0, got '${s[name]}'`);
   }
+  if (s.RECEIVER_BUDGET_TOKENS && !/^[0-9]+$/.test(s.RECEIVER_BUDGET_TOKENS)) {
+    throw new SettingsError(`RECEIVER_BUDGET_TOKENS must be a whole number >= 0, got '${s.RECEIVER_BUDGET_TOKENS}'`);
+  }
   s.SECURITY_PROTOCOL = s.SECURITY_PROTOCOL.toUpperCase();
   if (!PROTOCOLS.includes(s.SECURITY_PROTOCOL)) {
     throw new SettingsError(`SECURITY_PROTOCOL must be one of ${PROTOCOLS.join(', ')}, got '${s.SECURITY_PROTOCOL}'`);
   }
   if (!FORMATS.includes(s.FORMAT)) throw new SettingsError(`FORMAT must be one of ${FORMATS.join(', ')}, got '${s.FORMAT}'`);
+  if (s.RECEIPTS_TOPIC && s.FORMAT !== 'json') {
+    // the kit writes receipts in the JSON form only, which Baton reads when it runs with baton.format=json
+    throw new SettingsError('RECEIPTS_TOPIC needs FORMAT=json: the kit sends receipts in the JSON form (baton.format=json); '
+      + 'with Avro, send receipts.acknowledge(...) with an Avro serializer');
+  }
   for (const name of ['SSL_CA_LOCATION', 'SSL_CERTIFICATE_LOCATION', 'SSL_KEY_LOCATION', 'SCHEMA_REGISTRY_CA_LOCATION']) {
     if (s[name]) readFile(name, s[name]);
   }

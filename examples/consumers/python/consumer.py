@@ -9,7 +9,9 @@ Delivery (../README.md, "Commits, failures and duplicates"):
 - a record that cannot be decoded or handled stops the kit with a one-line error and exit status 1, its offset
   not committed, so a restart reads it again; with DEAD_LETTER_FILE set, it is written there instead and the kit
   goes on;
-- a snapshot_id handled recently is skipped (and committed): see delivery.RecentIds.
+- a snapshot_id handled recently is skipped (and committed): see delivery.RecentIds;
+- with RECEIPTS_TOPIC set, a hand-off receipt is sent for each snapshot handled (ReceiptSender below, receipts.py): the
+  acknowledgement once the handler returned, and the outcome too when the handler returns one.
 
 Values are Avro in the Confluent wire format or, on topics of baton.format=json, JSON (FORMAT=auto tells them
 apart by the first byte). Debian packages only: python3-confluent-kafka (the Kafka client) and python3-avro (the
@@ -17,6 +19,7 @@ decoder). Confluent's Python Avro deserializer needs fastavro, which Debian does
 read here: magic byte 0, the schema id (4 bytes, big-endian), the Avro binary body; the writer's schema comes from
 the registry's Confluent API (GET /schemas/ids/{id}), cached.
 """
+import datetime
 import io
 import json
 import signal
@@ -29,7 +32,9 @@ import urllib.request
 
 import avro.io
 import avro.schema
-from confluent_kafka import Consumer, KafkaError, KafkaException, libversion
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, libversion
+
+import receipts
 
 import settings
 from delivery import DeadLetterFile, RecentIds
@@ -75,9 +80,39 @@ class Decoder:
         return read_snapshot_json(value.decode("utf-8"))
 
 
+class ReceiptSender:
+    """Sends a handled snapshot's hand-off receipts to RECEIPTS_TOPIC in the JSON form, keyed by its session, and
+    waits for the broker's acknowledgement (before the kit commits the snapshot's offset: a receipt is never lost,
+    and one sent twice after a redelivery Baton ignores and counts as a duplicate)."""
+
+    def __init__(self, s):
+        self._topic, self._model = s["RECEIPTS_TOPIC"], s["MODEL"]
+        self._budget = int(s["RECEIVER_BUDGET_TOKENS"]) if s["RECEIVER_BUDGET_TOKENS"] else None
+        self._producer = Producer(settings.producer_config(s))
+
+    def send(self, snapshot, started_at, result):
+        """`result`: what the handler returned; a dict with `outcome` and `tokens_spent` when the work has ended."""
+        started = receipts.acknowledge(snapshot, self._model, self._budget, started_at)
+        sent = [started]
+        if isinstance(result, dict) and result.get("outcome") is not None:
+            sent.append(receipts.report_outcome(started, result["outcome"], result.get("tokens_spent", 0)))
+        errors = []
+        for receipt in sent:
+            self._producer.produce(self._topic, key=receipts.key(snapshot).encode("utf-8"),
+                                   value=receipts.to_json(receipt).encode("utf-8"),
+                                   on_delivery=lambda err, _msg: err and errors.append(err))
+        if self._producer.flush(30) > 0 or errors:
+            raise RuntimeError(f"could not send the receipt to {self._topic}: {errors[0] if errors else 'timed out'}")
+
+    def close(self):
+        self._producer.flush(30)
+
+
 def print_line(line):
     """The kit's handler: one JSON line on standard output. Replace it with the delivery to the receiving agent;
-    raise to refuse a snapshot (retry transient failures inside the handler: a raise stops the kit or dead-letters)."""
+    raise to refuse a snapshot (retry transient failures inside the handler: a raise stops the kit or dead-letters).
+    A handler that waits for the receiving agent's work may return {"outcome": "RESOLVED"|"FAILED"|"HANDED_BACK"|
+    "ABANDONED", "tokens_spent": N}: with RECEIPTS_TOPIC set, that outcome is reported to Baton too."""
     sys.stdout.write(to_line(line) + "\n")
     sys.stdout.flush()
 
@@ -103,6 +138,7 @@ def run(s, handle=print_line, dedupe=None):
     decoder = Decoder(Registry(*settings.registry_access(s)), s["FORMAT"])
     dedupe = RecentIds(int(s["DEDUPE_CAPACITY"])) if dedupe is None else dedupe
     dead_letters = DeadLetterFile(s["DEAD_LETTER_FILE"]) if s["DEAD_LETTER_FILE"] else None
+    receipt_sender = ReceiptSender(s) if s["RECEIPTS_TOPIC"] else None
     max_snapshots, idle_exit = int(s["MAX_SNAPSHOTS"]), int(s["IDLE_EXIT_MS"]) / 1000.0
     stop, failures = [], []
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -141,7 +177,10 @@ def run(s, handle=print_line, dedupe=None):
                 if dedupe.seen(snapshot_id):
                     log(f"skipped {snapshot_id} at {where}: already handled (a redelivery)")
                 else:
-                    handle(for_target(snapshot, s["MODEL"]))
+                    started_at = datetime.datetime.now(datetime.timezone.utc)
+                    result = handle(for_target(snapshot, s["MODEL"]))
+                    if receipt_sender is not None:
+                        receipt_sender.send(snapshot, started_at, result)
                     dedupe.remember(snapshot_id)
                     handled, last = handled + 1, time.monotonic()
             except Exception as e:  # noqa: BLE001 - every failure is either a stop or a dead letter, never a skip
@@ -161,6 +200,8 @@ def run(s, handle=print_line, dedupe=None):
         return 0
     finally:
         consumer.close()  # auto commit is off: close commits nothing the loop did not commit
+        if receipt_sender is not None:
+            receipt_sender.close()
 
 
 def main():

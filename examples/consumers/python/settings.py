@@ -30,6 +30,8 @@ DEFAULTS = {
     "SCHEMA_REGISTRY_USERNAME": "",
     "SCHEMA_REGISTRY_PASSWORD": "",
     "SCHEMA_REGISTRY_CA_LOCATION": "",
+    "RECEIPTS_TOPIC": "",
+    "RECEIVER_BUDGET_TOKENS": "",
 }
 PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
@@ -98,11 +100,17 @@ def load(environ=None):
     for name in ("MAX_SNAPSHOTS", "IDLE_EXIT_MS", "DEDUPE_CAPACITY"):
         if not values[name].isdigit():
             raise SettingsError(f"{name} must be a whole number >= 0, got {values[name]!r}")
+    if values["RECEIVER_BUDGET_TOKENS"] and not values["RECEIVER_BUDGET_TOKENS"].isdigit():
+        raise SettingsError(f"RECEIVER_BUDGET_TOKENS must be a whole number >= 0, got {values['RECEIVER_BUDGET_TOKENS']!r}")
     values["SECURITY_PROTOCOL"] = values["SECURITY_PROTOCOL"].upper()
     if values["SECURITY_PROTOCOL"] not in PROTOCOLS:
         raise SettingsError(f"SECURITY_PROTOCOL must be one of {', '.join(PROTOCOLS)}, got {values['SECURITY_PROTOCOL']!r}")
     if values["FORMAT"] not in FORMATS:
         raise SettingsError(f"FORMAT must be one of {', '.join(FORMATS)}, got {values['FORMAT']!r}")
+    if values["RECEIPTS_TOPIC"] and values["FORMAT"] != "json":
+        # the kit writes receipts in the JSON form only, which Baton reads when it runs with baton.format=json
+        raise SettingsError("RECEIPTS_TOPIC needs FORMAT=json: the kit sends receipts in the JSON form (baton.format=json); "
+                            "with Avro, send receipts.acknowledge(...) with an Avro serializer")
     for name in ("SSL_CA_LOCATION", "SSL_CERTIFICATE_LOCATION", "SSL_KEY_LOCATION", "SCHEMA_REGISTRY_CA_LOCATION"):
         if values[name] and not os.access(values[name], os.R_OK):
             raise SettingsError(f"{name}: cannot read {values[name]}")
@@ -137,6 +145,16 @@ def kafka_config(s):
                           ("SSL_KEY_LOCATION", "ssl.key.location")):
             if s[name]:
                 config[key] = s[name]
+    return config
+
+
+def producer_config(s):
+    """The librdkafka producer configuration for the receipts: the consumer's connection settings, idempotent, and
+    Java's partitioner (murmur2), so that a session's receipts reach the partition of its events."""
+    consumer_only = ("group.id", "auto.offset.reset", "isolation.level", "enable.auto.commit")
+    config = {k: v for k, v in kafka_config(s).items() if k not in consumer_only}
+    # librdkafka's default (consistent_random, CRC32) is not the Java producers' partitioner
+    config.update({"partitioner": "murmur2_random", "enable.idempotence": True, "acks": "all"})
     return config
 
 

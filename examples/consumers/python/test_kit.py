@@ -2,6 +2,7 @@
 snapshot forms, dedupe, the dead-letter file and the settings. Needs neither confluent_kafka nor avro. Run by the
 Java test dev.baton.consumer.ConsumerKitsLogicTest; ConsumerKitsIT runs the kit against a broker."""
 import base64
+import datetime
 import json
 import os
 import pathlib
@@ -9,6 +10,7 @@ import tempfile
 import unittest
 
 import prompts
+import receipts
 import settings
 from delivery import DeadLetterFile, RecentIds
 
@@ -119,6 +121,18 @@ class SettingsTest(unittest.TestCase):
         self.assertIs(config["enable.auto.commit"], False)
         self.assertEqual(config["isolation.level"], "read_committed")
 
+    def test_should_leave_receipts_off_unless_a_receipts_topic_is_set(self):
+        self.assertEqual(settings.load({})["RECEIPTS_TOPIC"], "")
+        s = settings.load({"RECEIPTS_TOPIC": "baton.handoff-receipts", "FORMAT": "json", "RECEIVER_BUDGET_TOKENS": "9"})
+        self.assertEqual((s["RECEIPTS_TOPIC"], s["RECEIVER_BUDGET_TOKENS"]), ("baton.handoff-receipts", "9"))
+        config = settings.producer_config(s)
+        self.assertEqual(config["partitioner"], "murmur2_random", "Java's partitioner: the partition of the session")
+        self.assertNotIn("group.id", config)
+        for bad in ({"RECEIPTS_TOPIC": "r"}, {"RECEIPTS_TOPIC": "r", "FORMAT": "avro"},
+                    {"RECEIPTS_TOPIC": "r", "FORMAT": "json", "RECEIVER_BUDGET_TOKENS": "-1"}):
+            with self.assertRaises(settings.SettingsError):
+                settings.load(bad)
+
     def test_should_read_a_config_file_and_let_the_environment_win(self):
         with tempfile.TemporaryDirectory() as d:
             path = pathlib.Path(d, "kit.conf")
@@ -153,6 +167,43 @@ class SettingsTest(unittest.TestCase):
                            "SCHEMA_REGISTRY_USERNAME": "u", "SCHEMA_REGISTRY_PASSWORD": "p"})
         self.assertEqual(settings.registry_access(s), ("http://registry:8081", "Basic dTpw", None))
         self.assertIsNone(settings.registry_access(settings.load({}))[1])
+
+
+class ReceiptsTest(unittest.TestCase):
+
+    @staticmethod
+    def instant(text):
+        return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+    def test_should_send_the_receipts_the_java_and_node_kits_send_for_the_same_input(self):
+        cases = json.loads((TESTDATA / "receipts.json").read_text(encoding="utf-8"))
+        self.assertTrue(cases)
+        for c in cases:
+            started = receipts.acknowledge(c["snapshot"], c["receiver_model"], c["budget_tokens"],
+                                           self.instant(c["started_at"]))
+            ended = receipts.report_outcome(started, c["outcome"], c["tokens_spent"])
+            self.assertEqual(receipts.key(c["snapshot"]), c["key"])
+            self.assertEqual(receipts.to_json(started), c["started"])
+            self.assertEqual(receipts.to_json(ended), c["ended"])
+            self.assertIsNone(started["outcome"], "the start receipt is left as it was")
+
+    def test_should_write_the_instant_as_java_does_in_utc(self):
+        plus_two = datetime.timezone(datetime.timedelta(hours=2))
+        self.assertEqual(receipts.instant_text(datetime.datetime(2026, 12, 3, 12, 0, 0, 123456, plus_two)),
+                         "2026-12-03T10:00:00.123456Z")
+        self.assertEqual(receipts.instant_text(datetime.datetime(2026, 12, 3, 10, 0, 0, 5000, datetime.timezone.utc)),
+                         "2026-12-03T10:00:00.005Z")
+
+    def test_should_refuse_what_the_schema_cannot_hold(self):
+        snapshot = json.loads((TESTDATA / "receipts.json").read_text(encoding="utf-8"))[0]["snapshot"]
+        with self.assertRaises(ValueError):
+            receipts.acknowledge(snapshot, None, None, datetime.datetime(2026, 12, 3))  # naive: no instant
+        with self.assertRaises(ValueError):
+            receipts.acknowledge({**snapshot, "content_sha256": None}, None, None, self.instant("2026-12-03T10:00:00Z"))
+        started = receipts.acknowledge(snapshot, None, None, self.instant("2026-12-03T10:00:00Z"))
+        for outcome, tokens in (("DONE", 1), ("FAILED", -1), ("FAILED", 1.5), ("FAILED", True)):
+            with self.assertRaises(ValueError):
+                receipts.report_outcome(started, outcome, tokens)
 
 
 if __name__ == "__main__":

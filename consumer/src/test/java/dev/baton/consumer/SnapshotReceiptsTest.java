@@ -3,6 +3,9 @@ package dev.baton.consumer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Instant;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,6 +18,8 @@ import dev.baton.avro.HandoffResult;
 class SnapshotReceiptsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SHA = "ab".repeat(32);
+    /** The cases the Python and Node kits' receipt tests check too: all three kits send the same JSON. */
+    private static final Path SHARED_CASES = Paths.get("..", "examples", "consumers", "testdata", "receipts.json");
 
     private static JsonNode snapshot() throws Exception {
         return JSON.readTree("{\"snapshot_id\":\"acme/s1/h1\",\"tenant_id\":\"acme\",\"session_id\":\"s1\","
@@ -44,5 +49,23 @@ class SnapshotReceiptsTest {
         assertThat(started.getOutcome()).as("the start receipt is left as it was").isNull();
         assertThatThrownBy(() -> SnapshotReceipts.reportOutcome(started, HandoffResult.FAILED, -1))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void shouldSendTheReceiptsThePythonAndNodeKitsSendForTheSameInput() throws Exception {
+        JsonNode cases = JSON.readTree(Files.readString(SHARED_CASES));
+        assertThat(cases.size()).isPositive();
+        for (JsonNode c : cases) {
+            JsonNode snapshot = c.get("snapshot");
+            HandoffReceipt started = SnapshotReceipts.acknowledge(snapshot,
+                    c.get("receiver_model").isNull() ? null : c.get("receiver_model").asText(),
+                    c.get("budget_tokens").isNull() ? null : c.get("budget_tokens").asLong(),
+                    Instant.parse(c.get("started_at").asText()));
+            HandoffReceipt ended = SnapshotReceipts.reportOutcome(started,
+                    HandoffResult.valueOf(c.get("outcome").asText()), c.get("tokens_spent").asLong());
+            assertThat(SnapshotReceipts.key(snapshot)).isEqualTo(c.get("key").asText());
+            assertThat(SnapshotReceipts.toJson(started)).isEqualTo(c.get("started").asText());
+            assertThat(SnapshotReceipts.toJson(ended)).isEqualTo(c.get("ended").asText());
+        }
     }
 }
