@@ -83,6 +83,12 @@ public final class BackfillCommand implements Callable<Integer> {
             description = "Where to write rejected records (default: not written, only counted).")
     Path deadLetters;
 
+    @Option(names = "--outcomes", paramLabel = "FILE",
+            description = "Replay the hand-off receipts of the input (lines with content_sha256 and no tenant_id) and "
+                    + "write the HandoffOutcomes they give here, one per line in the input order of their receipts "
+                    + "(default: receipts off; a receipt line is refused).")
+    Path outcomes;
+
     @Mixin
     ClusterOptions cluster = new ClusterOptions();
 
@@ -139,6 +145,6 @@ public final class BackfillCommand implements Callable<Integer> {
         return new BackfillRunner(new BackfillOptions(eventsFile, output, deadLetters, cluster.bootstrapServers(),
                 cluster.config(), timeout, noProgress,
                 HandoffTriggers.parse(handoffAt, handoffTo, importOptions.handoffTarget.name()),
-                sample)).run();
+                sample, outcomes)).run();
     }
 }

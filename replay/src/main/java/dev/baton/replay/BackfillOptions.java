@@ -15,9 +15,11 @@ import java.time.Duration;
  * @param noProgress       no progress line on stderr
  * @param triggers         synthetic hand-offs ({@code --handoff-at}); null: none
  * @param sample           the fraction of sessions replayed ({@code --sample}), 1.0 for all
+ * @param outcomes         where the hand-off outcomes of the input's receipts go ({@code --outcomes}); null: receipts
+ *                         are off and a receipt line in the input is refused
  */
 public record BackfillOptions(Path input, Path output, Path deadLetters, String bootstrapServers, Path config,
-                              Duration timeout, boolean noProgress, HandoffTriggers triggers, double sample) {
+                              Duration timeout, boolean noProgress, HandoffTriggers triggers, double sample, Path outcomes) {
 
     public BackfillOptions {
         if (!(sample > 0.0 && sample <= 1.0)) {
@@ -26,9 +28,15 @@ public record BackfillOptions(Path input, Path output, Path deadLetters, String 
         }
     }
 
+    /** Without receipts. */
+    public BackfillOptions(Path input, Path output, Path deadLetters, String bootstrapServers, Path config,
+                           Duration timeout, boolean noProgress, HandoffTriggers triggers, double sample) {
+        this(input, output, deadLetters, bootstrapServers, config, timeout, noProgress, triggers, sample, null);
+    }
+
     /** Without synthetic hand-offs or sampling. */
     public BackfillOptions(Path input, Path output, Path deadLetters, String bootstrapServers, Path config,
                            Duration timeout, boolean noProgress) {
-        this(input, output, deadLetters, bootstrapServers, config, timeout, noProgress, null, 1.0);
+        this(input, output, deadLetters, bootstrapServers, config, timeout, noProgress, null, 1.0, null);
     }
 }

@@ -61,13 +61,21 @@ public final class BackfillRunner {
      * session, a hand-off's id and whether it has {@code as_of_seq}, and for a turn what synthetic triggers look at.
      */
     record Peek(String tenantId, String sessionId, String handoffId, boolean asOfSeq, String occurredAt, long seq,
-                String agent, String role, boolean hasError) {
+                String agent, String role, boolean hasError, boolean receipt, String snapshotId) {
         Peek(String tenantId, String sessionId, String handoffId) {
-            this(tenantId, sessionId, handoffId, false, null, -1, null, null, false);
+            this(tenantId, sessionId, handoffId, false, null, -1, null, null, false, false, null);
         }
 
-        /** The key a producer sends for these fields, valid ids or not (null when one is absent). */
+        /**
+         * The key a producer sends for these fields, valid ids or not (null when one is absent); for a receipt, the
+         * {@code tenant/session} its {@code snapshot_id} names.
+         */
         String key() {
+            if (receipt) {
+                int first = snapshotId == null ? -1 : snapshotId.indexOf('/');
+                int second = first < 0 ? -1 : snapshotId.indexOf('/', first + 1);
+                return second < 0 ? null : snapshotId.substring(0, second);
+            }
             return tenantId == null || sessionId == null ? null : SessionKey.format(tenantId, sessionId);
         }
 
@@ -170,16 +178,18 @@ public final class BackfillRunner {
         // (the prefix keeps the name's ending, so a .gz output is compressed from the start)
         Path temporary = Jsonl.isStdio(output) ? output
             : output.toAbsolutePath().resolveSibling(".partial-" + output.getFileName());
-        Items items = new Items(lines, maxRecordBytes, options.triggers(), options.sample());
+        boolean receipts = options.outcomes() != null;
+        Items items = new Items(lines, maxRecordBytes, options.triggers(), options.sample(), receipts);
         Replay.Result result;
         // one partition per stream thread (one by default): more add no parallelism, only one decoded-state cache per
         // task (32 MiB of encoded state each) on the heap; the output does not depend on it
         int partitions = Math.max(1, Integer.parseInt(base.getOrDefault("num.stream.threads", "1").trim()));
         try (Replay replay = Replay.open(new Replay.Settings(options.bootstrapServers(), base, "json", null, runName,
-                partitions), broker);
+                partitions, receipts), broker);
              Progress progress = options.noProgress() ? null : Progress.onStderr("backfill", totalLines, "records");
              Jsonl.Writer writer = Jsonl.writer(temporary);
-             Jsonl.Writer deadWriter = options.deadLetters() == null ? null : Jsonl.writer(options.deadLetters())) {
+             Jsonl.Writer deadWriter = options.deadLetters() == null ? null : Jsonl.writer(options.deadLetters());
+             Jsonl.Writer outcomeWriter = receipts ? Jsonl.writer(options.outcomes()) : null) {
             Replay.Sink sink = new Replay.Sink() {
                 @Override
                 public void snapshot(long position, byte[] value) throws IOException {
@@ -191,6 +201,12 @@ public final class BackfillRunner {
                     if (deadWriter != null) {
                         deadWriter.write(deadLetterLine(position, dl));
                     }
+                }
+
+                @Override
+                public void outcome(byte[] value) throws IOException {
+                    outcomeWriter.write(value);
+                    items.outcomeCount++;
                 }
             };
             result = replay.run(items, BackfillRunner::snapshotIdOf, sink,
@@ -239,6 +255,8 @@ public final class BackfillRunner {
         private final int maxRecordBytes;
         private final HandoffTriggers triggers;
         private final double sample;
+        /** Receipts on (--outcomes): receipt lines go to the receipts topic; off: a receipt line fails the run. */
+        private final boolean receipts;
         private final java.util.ArrayDeque<Replay.Item> queued = new java.util.ArrayDeque<>();
         /** For {@code last}: per session, the last event time and the last ASSISTANT/TOOL agent. */
         private final Map<String, String[]> lastSeen = new HashMap<>();
@@ -246,12 +264,19 @@ public final class BackfillRunner {
         private long epilogue;
         long sampledOut;
         long synthetic;
+        long receiptCount;
+        long outcomeCount;
 
         Items(LineSource lines, int maxRecordBytes, HandoffTriggers triggers, double sample) {
+            this(lines, maxRecordBytes, triggers, sample, false);
+        }
+
+        Items(LineSource lines, int maxRecordBytes, HandoffTriggers triggers, double sample, boolean receipts) {
             this.lines = lines;
             this.maxRecordBytes = maxRecordBytes;
             this.triggers = triggers;
             this.sample = sample;
+            this.receipts = receipts;
         }
 
         @Override
@@ -282,6 +307,15 @@ public final class BackfillRunner {
                     String.format(Locale.ROOT, "line has %,d bytes; the limit is %,d (the dead letter keeps the first "
                         + "%,d)", line.size(), maxRecordBytes, line.bytes().length),
                     keyBytes, line.bytes(), line.size())));
+                return;
+            }
+            if (peek.receipt()) {
+                if (!receipts) {
+                    throw new AppFailure(ExitCodes.USAGE, "input line " + event.lineNumber() + " is a hand-off receipt "
+                        + "(content_sha256, no tenant_id): give --outcomes FILE to replay receipts");
+                }
+                receiptCount++;
+                queued.add(new Replay.Receipt(position, keyBytes, line.bytes(), event.lineNumber()));
                 return;
             }
             if (triggers != null && HandoffTriggers.reserved(peek.handoffId())) {
@@ -352,6 +386,10 @@ public final class BackfillRunner {
             counters.getOrDefault("duplicate-handoffs-total", 0.0), seconds));
         if (items.synthetic > 0) {
             say(String.format(Locale.ROOT, "%,d synthetic hand-offs (--handoff-at) among the records", items.synthetic));
+        }
+        if (options.outcomes() != null) {
+            say(String.format(Locale.ROOT, "%,d receipts → %,d outcomes (%s)", items.receiptCount,
+                items.outcomeCount, options.outcomes()));
         }
         if (items.sampledOut > 0) {
             say(String.format(Locale.ROOT, "%,d records of sessions outside --sample %s skipped", items.sampledOut,
@@ -436,6 +474,8 @@ public final class BackfillRunner {
         String agent = null;
         String role = null;
         boolean error = false;
+        boolean sha = false;
+        String snapshotId = null;
         try (JsonParser p = JSON.createParser(line)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return new Peek(null, null, null);
@@ -449,6 +489,11 @@ public final class BackfillRunner {
                     session = p.getText();
                 } else if (value == JsonToken.VALUE_STRING && name.equals("occurred_at")) {
                     occurredAt = p.getText();
+                } else if (name.equals("content_sha256")) {
+                    sha = true;
+                    p.skipChildren();
+                } else if (value == JsonToken.VALUE_STRING && name.equals("snapshot_id")) {
+                    snapshotId = p.getText();
                 } else if (value == JsonToken.START_OBJECT && name.equals("handoff")) {
                     while (p.nextToken() == JsonToken.FIELD_NAME) {
                         String field = p.currentName();
@@ -500,7 +545,9 @@ public final class BackfillRunner {
         } catch (IOException | RuntimeException unreadable) {
             // the topology's decoder will say what is wrong with it (MALFORMED and the like)
         }
-        return new Peek(tenant, session, handoff, asOf, occurredAt, seq, agent, role, error);
+        // a receipt (HandoffReceipt JSON) has content_sha256 at the top and no tenant_id; every event has tenant_id
+        boolean receipt = sha && tenant == null;
+        return new Peek(tenant, session, handoff, asOf, occurredAt, seq, agent, role, error, receipt, snapshotId);
     }
 
     static String snapshotIdOf(byte[] snapshotJson) {

@@ -78,13 +78,19 @@ final class Replay implements AutoCloseable {
      * @param registryUrl      schema registry URL for avro, else null
      * @param runName          names the application and, on a real cluster, prefixes the private topics
      * @param partitions       partitions of the input and output topics
+     * @param receipts         with a hand-off receipts topic (and outcomes topic): receipts on in the topology
      */
     record Settings(String bootstrapServers, Map<String, String> baseConfig, String format, String registryUrl,
-                    String runName, int partitions) {
+                    String runName, int partitions, boolean receipts) {
+        /** Receipts off. */
+        Settings(String bootstrapServers, Map<String, String> baseConfig, String format, String registryUrl,
+                 String runName, int partitions) {
+            this(bootstrapServers, baseConfig, format, registryUrl, runName, partitions, false);
+        }
     }
 
     /** One item of the input: a record to send, or a line rejected before sending. */
-    sealed interface Item permits Send, Reject {
+    sealed interface Item permits Send, Reject, Receipt {
         long position();
     }
 
@@ -104,6 +110,14 @@ final class Replay implements AutoCloseable {
         Send(long position, byte[] key, byte[] value, String snapshotId, boolean mayWait) {
             this(position, key, value, snapshotId, mayWait, position);
         }
+    }
+
+    /**
+     * A hand-off receipt to send to the receipts topic (only with {@link Settings#receipts()}), keyed like the events.
+     *
+     * @param sourceLine the input line sent as header {@value #SOURCE_LINE_HEADER}
+     */
+    record Receipt(long position, byte[] key, byte[] value, long sourceLine) implements Item {
     }
 
     /** A line dead-lettered by the replay itself (never sent: e.g. a line over the record limit). */
@@ -133,6 +147,13 @@ final class Replay implements AutoCloseable {
         void snapshot(long position, byte[] value) throws IOException;
 
         void deadLetter(long position, ReportedDeadLetter deadLetter) throws IOException;
+
+        /**
+         * A hand-off outcome (receipts on only), after every snapshot and dead letter: ordered by the input line of the
+         * hand-off whose snapshot it joins, then (one snapshot's outcomes) in the order its receipts were processed.
+         */
+        default void outcome(byte[] value) throws IOException {
+        }
     }
 
     /**

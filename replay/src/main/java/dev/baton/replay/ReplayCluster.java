@@ -154,6 +154,10 @@ final class ReplayCluster implements AutoCloseable {
             .set(StreamsConfig.topicPrefix("segment.bytes"), Integer.toString(Replay.SEGMENT_BYTES))
             .set(StreamsConfig.PRODUCER_PREFIX + ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
                 Integer.toString(Replay.MAX_MESSAGE_BYTES));
+        if (settings.receipts()) {
+            builder.set(BatonConfig.HANDOFF_RECEIPTS_TOPIC, prefix + "baton.handoff-receipts")
+                .set(BatonConfig.HANDOFF_OUTCOMES_TOPIC, prefix + "baton.handoff-outcomes");
+        }
         if (settings.bootstrapServers() == null) {
             builder.set(StreamsConfig.REPLICATION_FACTOR_CONFIG, "1");
         }
@@ -220,10 +224,15 @@ final class ReplayCluster implements AutoCloseable {
 
     private void createTopics() {
         Optional<Short> replication = settings.bootstrapServers() == null ? Optional.of((short) 1) : Optional.empty();
-        List<NewTopic> topics = List.of(
+        List<NewTopic> topics = new java.util.ArrayList<>(List.of(
             new NewTopic(config.sessionEventsTopic(), Optional.of(settings.partitions()), replication),
             new NewTopic(config.contextSnapshotsTopic(), Optional.of(settings.partitions()), replication),
-            new NewTopic(config.deadLettersTopic(), Optional.of(settings.partitions()), replication));
+            new NewTopic(config.deadLettersTopic(), Optional.of(settings.partitions()), replication)));
+        config.handoffReceiptsTopic().ifPresent(receipts -> {
+            // same partition count as the events: a session's receipts reach the task that holds the session
+            topics.add(new NewTopic(receipts, Optional.of(settings.partitions()), replication));
+            topics.add(new NewTopic(config.handoffOutcomesTopic(), Optional.of(settings.partitions()), replication));
+        });
         Map<String, String> topicConfig = Map.of(
             "max.message.bytes", Integer.toString(Replay.MAX_MESSAGE_BYTES),
             "segment.bytes", Integer.toString(Replay.SEGMENT_BYTES));

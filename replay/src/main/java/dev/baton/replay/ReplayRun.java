@@ -49,6 +49,13 @@ final class ReplayRun implements AutoCloseable {
     private final Replay.Sink sink;
     private final LongConsumer processed;
     private final InFlightWindow[] windows;
+    /** Receipts sent to each partition of the receipts topic and not yet committed (empty when receipts are off). */
+    private final InFlightWindow[] receiptWindows;
+    private final List<TopicPartition> receiptPartitions = new ArrayList<>();
+    /** Outcomes read (receipts on), in the order read; sorted and handed over at the end. */
+    private final List<Outcome> outcomes = new ArrayList<>();
+    /** Receipts on: the input position of the hand-off of every snapshot written, by snapshot id. */
+    private final Map<String, Long> snapshotPositions = new HashMap<>();
     private final Map<String, ArrayDeque<InFlightWindow.Entry>> open = new HashMap<>();
     private final TreeMap<Long, InFlightWindow.Entry> parked = new TreeMap<>();
     private final OrderedSpool snapshots;
@@ -91,10 +98,19 @@ final class ReplayRun implements AutoCloseable {
             windows[p] = new InFlightWindow();
             inputPartitions.add(new TopicPartition(config.sessionEventsTopic(), p));
         }
+        boolean receipts = config.handoffReceiptsTopic().isPresent();
+        this.receiptWindows = new InFlightWindow[receipts ? partitions : 0];
+        for (int p = 0; p < receiptWindows.length; p++) {
+            receiptWindows[p] = new InFlightWindow();
+            receiptPartitions.add(new TopicPartition(config.handoffReceiptsTopic().orElseThrow(), p));
+        }
         List<TopicPartition> outputs = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {
             outputs.add(new TopicPartition(config.contextSnapshotsTopic(), p));
             outputs.add(new TopicPartition(config.deadLettersTopic(), p));
+            if (receipts) {
+                outputs.add(new TopicPartition(config.handoffOutcomesTopic(), p));
+            }
         }
         consumer.assign(outputs);
         consumer.seekToBeginning(outputs);
@@ -113,6 +129,9 @@ final class ReplayRun implements AutoCloseable {
                 codes.merge(r.deadLetter().code(), 1L, Long::sum);
                 records++;
                 rejected++;
+            } else if (item instanceof Replay.Receipt r) {
+                sendReceipt(r);
+                records++;
             } else {
                 Replay.Send s = (Replay.Send) item;
                 send(s);
@@ -166,6 +185,14 @@ final class ReplayRun implements AutoCloseable {
         parked.clear();
         snapshots.drainAll(this::emitSnapshot);
         deadLetters.drainAll(this::emitDeadLetter);
+        // every receipt is committed, so every outcome is read. Ordered by the input position of the hand-off whose
+        // snapshot it joins; a snapshot's outcomes come from one partition (keyed by session) in the order its
+        // receipts were processed, which the stable sort keeps
+        outcomes.sort(java.util.Comparator.comparingLong(
+            o -> snapshotPositions.getOrDefault(o.snapshotId(), Replay.NO_POSITION)));
+        for (Outcome o : outcomes) {
+            sink.outcome(o.value());
+        }
         PhaseClock.mark("output-read");
         return new Replay.Result(records, sessions, snapshotCount, codes, noOutput, unmatched, unplaced,
             cluster.app().batonCounters(), snapshots.spilledBytes() + deadLetters.spilledBytes(), brokerDiskPeak);
@@ -185,7 +212,19 @@ final class ReplayRun implements AutoCloseable {
             open.computeIfAbsent(s.snapshotId(), k -> new ArrayDeque<>(1)).add(entry);
         }
         produce(new ProducerRecord<>(config.sessionEventsTopic(), partition, null, s.key(), s.value(), headers),
-            partition, entry);
+            windows[partition], entry);
+    }
+
+    private void sendReceipt(Replay.Receipt r) {
+        int partition = r.key() == null
+            ? (int) Math.floorMod(r.position(), (long) receiptWindows.length)
+            : Utils.toPositive(Utils.murmur2(r.key())) % receiptWindows.length;
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(Replay.SOURCE_LINE_HEADER, Long.toString(r.sourceLine()).getBytes(StandardCharsets.UTF_8));
+        InFlightWindow.Entry entry = new InFlightWindow.Entry(r.position(), null, false,
+            (r.key() == null ? 0 : r.key().length) + r.value().length);
+        produce(new ProducerRecord<>(config.handoffReceiptsTopic().orElseThrow(), partition, null, r.key(), r.value(),
+            headers), receiptWindows[partition], entry);
     }
 
     private void settle(String sessionKey) {
@@ -195,17 +234,17 @@ final class ReplayRun implements AutoCloseable {
         headers.add(SessionContextProcessor.CONTROL_HEADER,
             SessionContextProcessor.SETTLE.getBytes(StandardCharsets.UTF_8));
         produce(new ProducerRecord<>(config.sessionEventsTopic(), partition, null, key, new byte[0], headers),
-            partition, new InFlightWindow.Entry(Replay.NO_POSITION, null, false, key.length));
+            windows[partition], new InFlightWindow.Entry(Replay.NO_POSITION, null, false, key.length));
     }
 
-    private void produce(ProducerRecord<byte[], byte[]> record, int partition, InFlightWindow.Entry entry) {
+    private void produce(ProducerRecord<byte[], byte[]> record, InFlightWindow window, InFlightWindow.Entry entry) {
         while (inFlight >= Replay.MAX_IN_FLIGHT || inFlightBytes >= Replay.MAX_IN_FLIGHT_BYTES) {
             // the broker holds what the application has not read yet; the replay keeps only a bounded window
             sleep(50);
             maybeStep(true);
         }
         throwIfSendFailed();
-        windows[partition].add(entry);
+        window.add(entry);
         inFlight++;
         inFlightBytes += entry.bytes;
         cluster.producer().send(record, (meta, e) -> {
@@ -248,6 +287,13 @@ final class ReplayRun implements AutoCloseable {
                 commit(w.poll());
             }
         }
+        for (int p = 0; p < receiptWindows.length; p++) {
+            long c = committed.getOrDefault(receiptPartitions.get(p), 0L);
+            InFlightWindow w = receiptWindows[p];
+            while (w.size() > 0 && w.baseOffset < c) {
+                commit(w.poll());
+            }
+        }
         long watermark = Math.min(nextPosition + 1, lowestInFlight());
         if (nextPosition == Replay.NO_POSITION) {
             watermark = lowestInFlight();
@@ -261,6 +307,12 @@ final class ReplayRun implements AutoCloseable {
 
     private long lowestInFlight() {
         long low = Replay.NO_POSITION;
+        for (InFlightWindow w : receiptWindows) {
+            InFlightWindow.Entry first = w.first();
+            if (first != null && first.position < low) {
+                low = first.position;
+            }
+        }
         for (InFlightWindow w : windows) {
             InFlightWindow.Entry first = w.first();
             if (first != null && first.position < low) {
@@ -329,6 +381,8 @@ final class ReplayRun implements AutoCloseable {
             for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
                 if (r.topic().equals(config.contextSnapshotsTopic())) {
                     onSnapshot(r.value());
+                } else if (r.topic().equals(config.handoffOutcomesTopic())) {
+                    onOutcome(r);
                 } else {
                     onDeadLetter(r);
                 }
@@ -361,6 +415,9 @@ final class ReplayRun implements AutoCloseable {
         }
         e.resolved = true;
         parked.remove(e.position);
+        if (receiptWindows.length > 0) {
+            snapshotPositions.put(id, e.position);
+        }
         snapshots.add(e.position, value);
     }
 
@@ -375,9 +432,12 @@ final class ReplayRun implements AutoCloseable {
         try {
             int partition = Integer.parseInt(headers.get(DeadLetterHeaders.SOURCE_PARTITION));
             long offset = Long.parseLong(headers.get(DeadLetterHeaders.SOURCE_OFFSET));
-            if (config.sessionEventsTopic().equals(headers.get(DeadLetterHeaders.SOURCE_TOPIC))
-                && partition >= 0 && partition < windows.length) {
+            String topic = headers.get(DeadLetterHeaders.SOURCE_TOPIC);
+            if (config.sessionEventsTopic().equals(topic) && partition >= 0 && partition < windows.length) {
                 e = windows[partition].at(offset);
+            } else if (config.handoffReceiptsTopic().map(t -> t.equals(topic)).orElse(false)
+                && partition >= 0 && partition < receiptWindows.length) {
+                e = receiptWindows[partition].at(offset);
             }
         } catch (RuntimeException noSource) {
             // a dead letter that names no input record: counted below
@@ -394,6 +454,15 @@ final class ReplayRun implements AutoCloseable {
         }
         codes.merge(dl.code(), 1L, Long::sum);
         deadLetters.add(e.position, DeadLetterSpoolCodec.encode(dl));
+    }
+
+    /** An outcome of the receipts and the snapshot it joins. */
+    private record Outcome(String snapshotId, byte[] value) {
+    }
+
+    private void onOutcome(ConsumerRecord<byte[], byte[]> r) {
+        // an outcome's first field is snapshot_id, as a snapshot's is
+        outcomes.add(new Outcome(snapshotIdOf.apply(r.value()), r.value()));
     }
 
     private void emitSnapshot(long position, byte[] value) throws IOException {

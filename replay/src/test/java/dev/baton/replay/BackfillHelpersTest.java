@@ -30,6 +30,22 @@ class BackfillHelpersTest {
     }
 
     @Test
+    void shouldTellAReceiptFromAnEventByContentSha256WithoutTenantId() {
+        var receipt = BackfillRunner.peek(("{\"snapshot_id\":\"t/s/h/x\",\"content_sha256\":\"ab\","
+                + "\"started_at\":\"2026-12-03T10:00:00Z\"}").getBytes(StandardCharsets.UTF_8));
+        assertThat(receipt.receipt()).isTrue();
+        assertThat(receipt.key()).isEqualTo("t/s"); // the session of its snapshot id (a hand-off id may hold '/')
+        var event = BackfillRunner.peek("{\"tenant_id\":\"t\",\"session_id\":\"s\",\"content_sha256\":\"ab\"}"
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(event.receipt()).isFalse();
+        assertThat(event.key()).isEqualTo("t/s");
+        var unkeyed = BackfillRunner.peek("{\"snapshot_id\":\"nosession\",\"content_sha256\":\"ab\"}"
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(unkeyed.receipt()).isTrue();
+        assertThat(unkeyed.key()).isNull();
+    }
+
+    @Test
     void shouldReadTheSnapshotIdOfASnapshotLine() {
         assertThat(BackfillRunner.snapshotIdOf("{\"snapshot_id\":\"t/s/h\",\"tenant_id\":\"t\"}"
                 .getBytes(StandardCharsets.UTF_8))).isEqualTo("t/s/h");
