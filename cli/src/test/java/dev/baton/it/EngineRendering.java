@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.egress.SnapshotEncoder;
 import dev.baton.engine.ContextEngine;
+import dev.baton.engine.layout.LayoutCache;
 import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.state.ReadyHandoff;
 import dev.baton.engine.state.SessionState;
+import dev.baton.engine.tokens.Tokenizers;
 import dev.baton.ingest.Decoded;
 import dev.baton.ingest.SessionEventDecoder;
 import dev.baton.processor.InboundEvent;
@@ -68,7 +70,12 @@ public final class EngineRendering {
 
     static void put(Map<String, byte[]> out, SnapshotEncoder encoder, String tenant, String session,
             SessionState state, ReadyHandoff ready, Policy policy) {
-        var snapshot = ContextEngine.render(tenant, session, state, ready, policy);
+        // as the processor renders an emitted snapshot: its print is remembered for the receiver's next one
+        // (stats.stable_prefix_chars)
+        var rendered = ContextEngine.renderWithPrint(tenant, session, state, ready, policy, Tokenizers.none(),
+                LayoutCache.none());
+        if (rendered.print() != null) state.rememberPrint(ready.handoff().toAgent(), rendered.print());
+        var snapshot = rendered.snapshot();
         out.put(snapshot.snapshotId(), encoder.encode("baton.context-snapshots", snapshot));
     }
 

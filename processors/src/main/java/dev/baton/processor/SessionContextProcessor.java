@@ -6,6 +6,7 @@ import dev.baton.deadletter.ErrorCode;
 import dev.baton.engine.ContextEngine;
 import dev.baton.engine.layout.LayoutCache;
 import dev.baton.engine.model.Handoff;
+import dev.baton.engine.model.Identifiers;
 import dev.baton.engine.model.SessionKey;
 import dev.baton.engine.policy.Policy;
 import dev.baton.engine.snapshot.Snapshot;
@@ -285,7 +286,11 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         for (ReadyHandoff handoff : ready) {
             ContextEngine.Rendered r = fitted(tenantId, sessionId, state, layouts, handoff, policy, previous);
             // The emitted snapshot's print: the receiver's next snapshot measures its stable prefix against it.
-            if (r.print() != null) state.rememberPrint(handoff.handoff().toAgent(), r.print());
+            // A backfill's synthetic hand-off is a what-if, never delivered: not remembered, so that real hand-offs
+            // render the same with and without triggers (docs/decisions.md, synthetic hand-offs).
+            if (r.print() != null && !Identifiers.isSyntheticHandoffId(handoff.handoff().handoffId())) {
+                state.rememberPrint(handoff.handoff().toAgent(), r.print());
+            }
             out.add(r.snapshot());
         }
         return out;

@@ -47,7 +47,7 @@ import dev.baton.engine.model.Identifiers;
 public final class HandoffTriggers {
 
     /** Reserved: synthetic hand-off ids start with it, real ones may not (while triggers are on). */
-    public static final String ID_PREFIX = "baton-synthetic:";
+    public static final String ID_PREFIX = dev.baton.engine.model.Identifiers.SYNTHETIC_HANDOFF_PREFIX;
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern SEPARATORS = Pattern.compile("[,\\t ]+");
