@@ -23,7 +23,8 @@ import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
- * What one hand-off costs Baton's stream thread, outside Kafka: {@code ContextEngine.render} of a generated session,
+ * What one hand-off costs Baton's stream thread, outside Kafka: {@code ContextEngine.renderWithPrint} of a generated
+ * session (the stable prefix against the previous hand-off's print, as the session processor renders),
  * then {@code SnapshotEncoder}'s Avro value (the record, its content hash, the Confluent wire format). Used by
  * {@link HandoffCost} (which may load this class twice, from two builds, to compare them in one JVM: so it only
  * uses APIs both have) and, through {@link #main}, to write a golden file of snapshots whose bytes a change of the
@@ -81,7 +82,12 @@ public final class HandoffWorkload {
             SessionState s0 = cold ? StateStorage.InMemory.roundTrip(state[0]) : state[0];
             LayoutCache l0 = cold ? RenderCaches.forState() : layouts[0]; // a state read again starts without one
             long t = clock.getAsLong();
-            Snapshot s = ContextEngine.render("acme", "bench-session", s0, ready, policy, Tokenizers.none(), l0);
+            // as the session processor renders a hand-off it emits: with the stable prefix against the receiver's
+            // previous snapshot, remembering this one's print for the next
+            ContextEngine.Rendered r = ContextEngine.renderWithPrint("acme", "bench-session", s0, ready, policy,
+                    Tokenizers.none(), l0);
+            Snapshot s = r.snapshot();
+            if (r.print() != null) s0.rememberPrint(ready.handoff().toAgent(), r.print());
             sink[0] += renderOnly ? s.stats().messageChars() : encoder.encode("baton.context-snapshots", s).length;
             return clock.getAsLong() - t + (sink[0] == Long.MIN_VALUE ? 1 : 0);
         };
