@@ -162,6 +162,11 @@ final class ReplayRun implements AutoCloseable {
             }
         }
         nextPosition = Replay.NO_POSITION;
+        // the last record of each partition asks Kafka Streams to commit once it is processed: the replay follows the
+        // committed offsets, and would otherwise wait for the next commit interval
+        for (int p = 0; p < windows.length; p++) {
+            requestCommit(p);
+        }
         cluster.producer().flush();
         throwIfSendFailed();
         PhaseClock.mark("input-sent");
@@ -172,7 +177,8 @@ final class ReplayRun implements AutoCloseable {
                     + timeout + " (" + committedRecords + " of " + records + " records); use --timeout to wait "
                     + "longer.");
             }
-            sleep(100);
+            // the last records are near: look often (each look is one offsets request to the in-process broker)
+            sleep(20);
             maybeStep(true);
         }
         PhaseClock.mark("processed");
@@ -235,6 +241,13 @@ final class ReplayRun implements AutoCloseable {
             SessionContextProcessor.SETTLE.getBytes(StandardCharsets.UTF_8));
         produce(new ProducerRecord<>(config.sessionEventsTopic(), partition, null, key, new byte[0], headers),
             windows[partition], new InFlightWindow.Entry(Replay.NO_POSITION, null, false, key.length));
+    }
+
+    private void requestCommit(int partition) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(SessionContextProcessor.CONTROL_HEADER, SessionContextProcessor.COMMIT.getBytes(StandardCharsets.UTF_8));
+        produce(new ProducerRecord<>(config.sessionEventsTopic(), partition, null, null, new byte[0], headers),
+            windows[partition], new InFlightWindow.Entry(Replay.NO_POSITION, null, false, 0));
     }
 
     private void produce(ProducerRecord<byte[], byte[]> record, InFlightWindow window, InFlightWindow.Entry entry) {
