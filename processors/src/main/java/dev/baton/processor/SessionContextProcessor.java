@@ -66,6 +66,8 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     public static final String POLICY_STORE = "baton-tenant-policies";
     public static final String CONTROL_HEADER = "baton.control";
     public static final String SETTLE = "settle";
+    /** Control signal handled by the decoder: commit once processed (the backfill's last record of a partition). */
+    public static final String COMMIT = "commit";
 
     private static final Logger LOG = LoggerFactory.getLogger(SessionContextProcessor.class);
 

@@ -28,7 +28,8 @@ import java.nio.charset.StandardCharsets;
  * record is retried, never dead-lettered).
  *
  * <p>Control records (header {@code baton.control}) are not events: a {@code settle} signal is passed on to the
- * session processor with a null value; anything else is dead-lettered.
+ * session processor with a null value; a {@code commit} signal (the backfill's last record of each partition, any
+ * key) asks Kafka Streams to commit as soon as it has been processed and goes nowhere; anything else is dead-lettered.
  */
 public final class DecodeProcessor implements Processor<byte[], byte[], String, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(DecodeProcessor.class);
@@ -84,6 +85,11 @@ public final class DecodeProcessor implements Processor<byte[], byte[], String, 
 
     private void control(Record<byte[], byte[]> record, Header control) {
         String signal = control.value() == null ? "" : new String(control.value(), StandardCharsets.UTF_8);
+        if (SessionContextProcessor.COMMIT.equals(signal)) {
+            // the backfill's last record of a partition: commit now rather than at the next commit interval
+            context.commit();
+            return;
+        }
         if (!SessionContextProcessor.SETTLE.equals(signal)) {
             reject(record, ErrorCode.INVALID_FIELD, "unknown " + SessionContextProcessor.CONTROL_HEADER
                     + " signal '" + signal + "'");
