@@ -70,8 +70,9 @@ public final class MessageWriter {
     }
 
     static Message message(Segment s, String receiver) {
-        // Kept with the segment (a racy single check, like Segment#shown: every thread builds an equal message): a
-        // segment in a render cache is written once, whatever the number of hand-offs it is shown in.
+        // Kept with the segment: a segment in a render cache is written once, whatever the number of hand-offs it is
+        // shown in. Only the thread rendering the segment's session writes it (one at a time, like the LayoutCache
+        // that holds it), so the message and its characters are seen together.
         boolean own = s.kind() == Segment.Kind.ASSISTANT_TEXT && receiver.equals(s.agent());
         Message m = own ? s.ownMessage : s.message;
         if (m == null) {
