@@ -23,8 +23,8 @@ import java.util.List;
 /**
  * Everything a render reuses from the previous hand-offs of the session — segments and the order of the last layout
  * ({@link LayoutCache}), the messages and item counts kept with each segment — changes speed, never output: on a
- * session that grows between hand-offs, rendered for several receivers (one of them the author of most turns, so
- * that its own text and steps are written natively while others get them narrated) and under a trim step, every
+ * session that grows between hand-offs, rendered for several receivers (one of them an agent of the session, whose
+ * own text and steps are written for it natively while the others get them narrated) and under a trim step, every
  * snapshot emitted with the session's render cache equals a fresh render of the same state without one, and of the
  * state decoded again, string for string. Midway the cache is dropped (a session evicted from the decoded-state
  * cache), the state decoded again while the cache is kept (its entries then belong to turns that left), or both.
@@ -76,7 +76,8 @@ class RenderReuseProperties {
                       boolean trimInSteps) {
         Policy policy = trimInSteps ? sc.policy().toBuilder().trimStepChars(300).build() : sc.policy();
         List<Turn> turns = sc.turns();
-        // The author of most turns, another agent, and one who wrote nothing: native, narrated, and both mixed.
+        // An agent of the session, the scenario's receiver, one who wrote nothing, and a CLAUDE_CLI: native and narrated
+        // messages of the same segments, in turn.
         List<Handoff> handoffs = List.of(sc.handoff(sc.agents().get(0), Target.LOCAL), sc.handoff(),
                 sc.handoff("newcomer", Target.LOCAL), sc.handoff(sc.agents().get(0), Target.CLAUDE_CLI));
         SessionState state = SessionState.empty();
