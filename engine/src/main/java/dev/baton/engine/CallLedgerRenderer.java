@@ -12,9 +12,7 @@ import dev.baton.engine.state.CallGroup;
 import dev.baton.engine.state.SessionState;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The snapshot's call ledger (docs/rendering.md, "Call ledger"): the state's groups of calls, newest first, each
@@ -35,15 +33,34 @@ final class CallLedgerRenderer {
     static CallLedgerView render(SessionState state, Policy policy, String receiver, List<Segment> segments,
                                  List<Long> manifestSeqs) {
         if (policy.callLedgerEntries() <= 0 || state.callLedgerCalls() == 0) return null;
-        // Where each step is shown: by (turn seq, call id), for the calling turn and the answering TOOL turn alike.
-        Map<String, Visibility> steps = new HashMap<>();
+        List<CallGroup> groups = state.callLedger();
+        // Where each group's newest call is shown: the first step segment whose (turn seq, call id) is the group's,
+        // for the calling turn and the answering TOOL turn alike. Only the groups' keys are looked for (a sorted
+        // array of their seqs): no key is built per step segment, and the steps of calls no group keeps cost a search.
+        int n = groups.size();
+        long[] seqs = new long[n];
+        int[] bySeq = new int[n];
+        // Insertion sort from the oldest group: the groups come newest first, so this is nearly one pass.
+        for (int k = 0; k < n; k++) {
+            int j = n - 1 - k;
+            long seq = groups.get(j).seq();
+            int at = k;
+            while (at > 0 && seqs[at - 1] > seq) {
+                seqs[at] = seqs[at - 1];
+                bySeq[at] = bySeq[at - 1];
+                at--;
+            }
+            seqs[at] = seq;
+            bySeq[at] = j;
+        }
+        Visibility[] shown = new Visibility[n];
         List<long[]> digests = new ArrayList<>();
         boolean manifestShown = false;
         for (Segment s : segments) {
             if (s.kind() == Segment.Kind.STEP) {
                 Visibility v = MessageWriter.isNative(s, receiver) ? Visibility.NATIVE : Visibility.NARRATED;
-                steps.putIfAbsent(key(s.step().seq(), s.step().callId()), v);
-                steps.putIfAbsent(key(s.homeSeq(), s.step().callId()), v);
+                see(s.step().seq(), s.step().callId(), v, seqs, bySeq, groups, shown);
+                see(s.homeSeq(), s.step().callId(), v, seqs, bySeq, groups, shown);
             } else if (s.kind() == Segment.Kind.MARKER) {
                 for (Truncation t : s.notes()) {
                     if (t.kind() == TruncationKind.TRAIL_MANIFEST) manifestShown = true;
@@ -53,27 +70,39 @@ final class CallLedgerRenderer {
                 }
             }
         }
-        List<CallLedgerEntry> entries = new ArrayList<>();
-        for (CallGroup g : state.callLedger()) {
+        List<CallLedgerEntry> entries = new ArrayList<>(n);
+        for (int j = 0; j < n; j++) {
+            CallGroup g = groups.get(j);
             entries.add(new CallLedgerEntry(g.tool(), g.argumentsSha256(), g.count(), g.ok(), g.error(), g.cleared(),
                     g.unanswered(), g.firstSeq(), g.seq(), g.agent(), g.callId(), g.status().name(), g.resultSha256(),
-                    g.resultBytes(), visibility(g, steps, manifestShown ? manifestSeqs : List.of(), digests),
+                    g.resultBytes(), visibility(g, shown[j], manifestShown ? manifestSeqs : List.of(), digests),
                     policy.isSideEffecting(g.tool())));
         }
         return new CallLedgerView(entries, state.callLedgerCalls(), state.callLedgerDroppedEntries(),
                 state.callLedgerDroppedCalls());
     }
 
-    private static Visibility visibility(CallGroup g, Map<String, Visibility> steps, List<Long> manifestSeqs,
-                                         List<long[]> digests) {
-        Visibility v = steps.get(key(g.seq(), g.callId()));
-        if (v != null) return v;
+    /**
+     * A step shown at (seq, callId) with visibility {@code v}: the first such step sets the visibility of every group
+     * whose newest call it is. Call ids compare as the former {@code seq + "/" + callId} keys did (a null id as
+     * "null").
+     */
+    private static void see(long seq, String callId, Visibility v, long[] seqs, int[] bySeq, List<CallGroup> groups,
+                            Visibility[] shown) {
+        int at = java.util.Arrays.binarySearch(seqs, seq);
+        if (at < 0) return;
+        while (at > 0 && seqs[at - 1] == seq) at--;
+        String id = String.valueOf(callId);
+        for (; at < seqs.length && seqs[at] == seq; at++) {
+            int j = bySeq[at];
+            if (shown[j] == null && id.equals(String.valueOf(groups.get(j).callId()))) shown[j] = v;
+        }
+    }
+
+    private static Visibility visibility(CallGroup g, Visibility shown, List<Long> manifestSeqs, List<long[]> digests) {
+        if (shown != null) return shown;
         if (manifestSeqs.contains(g.seq())) return Visibility.MANIFEST;
         for (long[] d : digests) if (d[0] <= g.seq() && g.seq() <= d[1]) return Visibility.DIGEST;
         return Visibility.NOT_SHOWN;
-    }
-
-    private static String key(long seq, String callId) {
-        return seq + "/" + callId;
     }
 }

@@ -131,6 +131,7 @@ public final class ContextEngine {
 
         TruncationLog log = new TruncationLog();
         List<Message> messages = List.of();
+        long messageChars = 0; // Message#budgetChars summed (none for CLAUDE_CLI)
         long tailSeq = -1;
         boolean markerMiddle = false;
         List<Segment> shownSegments = List.of();
@@ -145,7 +146,9 @@ public final class ContextEngine {
             }
             manifest = trimmed.manifest();
             HeadTailTrim.Result transcript = trimmed.transcript();
-            messages = MessageWriter.write(transcript.segments(), receiver);
+            MessageWriter.Written written = MessageWriter.writeCounted(transcript.segments(), receiver);
+            messages = written.messages();
+            messageChars = written.budgetChars();
             tailSeq = transcript.tailSeq();
             markerMiddle = transcript.markerMiddle();
             shownSegments = transcript.segments();
@@ -164,8 +167,6 @@ public final class ContextEngine {
         }
         log.addAll(brick.truncations());
 
-        long messageChars = 0;
-        for (Message m : messages) messageChars += m.budgetChars();
         long brickChars = brick.text().length();
         long tokens = (messageChars + brickChars + framing.systemPrompt().length() + 3) / 4;
         List<EncodingTokenCount> counts = null;

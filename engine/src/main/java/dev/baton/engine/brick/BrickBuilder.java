@@ -19,7 +19,7 @@ import dev.baton.engine.state.SessionState;
 import dev.baton.engine.state.StoredTurn;
 
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -222,10 +222,7 @@ public final class BrickBuilder {
      * that fits the brick costs what it shows, not the whole session.
      */
     static List<Entry> entries(SessionState state, RetentionPlan plan, Policy policy, LayoutCache layouts) {
-        List<StoredTurn> turns = new ArrayList<>(state.body());
-        if (state.headUser() != null) turns.add(state.headUser());
-        if (state.headAssistant() != null) turns.add(state.headAssistant());
-        turns.sort(Comparator.comparingLong((StoredTurn t) -> t.seq).reversed());
+        List<StoredTurn> turns = newestFirst(state.body(), state.headUser(), state.headAssistant());
         Long headAssistantSeq = state.headAssistant() == null ? null : state.headAssistant().seq;
         return new java.util.AbstractList<>() {
             @Override
@@ -238,6 +235,30 @@ public final class BrickBuilder {
                 return turns.size();
             }
         };
+    }
+
+    /**
+     * The body turns (in seq order) and the head turns (null when absent), newest first: a merge from the body's end,
+     * not a sort (asked on every hand-off, and the body is already in order).
+     */
+    static List<StoredTurn> newestFirst(List<StoredTurn> body, StoredTurn headUser, StoredTurn headAssistant) {
+        StoredTurn first = headUser;
+        StoredTurn second = headAssistant;
+        if (first == null || (second != null && second.seq < first.seq)) {
+            first = headAssistant;
+            second = headUser;
+        }
+        // first is the older head turn (or the only one), second the newer one (or null).
+        StoredTurn[] out = new StoredTurn[body.size() + (first == null ? 0 : 1) + (second == null ? 0 : 1)];
+        int o = 0;
+        int i = body.size() - 1;
+        for (StoredTurn h : new StoredTurn[]{second, first}) {
+            if (h == null) continue;
+            while (i >= 0 && body.get(i).seq > h.seq) out[o++] = body.get(i--);
+            out[o++] = h;
+        }
+        while (i >= 0) out[o++] = body.get(i--);
+        return Arrays.asList(out);
     }
 
     /** One turn's entry. A legacy step answered by a TOOL turn is shown with that TOOL turn (seq order). */

@@ -60,6 +60,55 @@ public final class LayoutCache {
         layouts.keySet().removeIf(t -> !alive.containsKey(t));
     }
 
+    /**
+     * The body turns of the last layout ({@link SegmentBuilder#build}) and the layouts they had, in seq order: the next
+     * layout walks them beside the state's body, so a turn still in place finds its layout without a hash lookup.
+     * Nulls when none. Bounded by the body (the same entries the map holds).
+     */
+    private StoredTurn[] lastTurns = new StoredTurn[0];
+    private TurnLayout[] lastLayouts = new TurnLayout[0];
+
+    /** A cursor over the last layout's body turns, for one layout walk in seq order. */
+    final class Walk {
+        private final StoredTurn[] turns = lastTurns;
+        private final TurnLayout[] kept = lastLayouts;
+        private final StoredTurn[] nextTurns;
+        private final TurnLayout[] nextLayouts;
+        private int at;
+        private int n;
+
+        Walk(int size) {
+            nextTurns = new StoredTurn[size];
+            nextLayouts = new TurnLayout[size];
+        }
+
+        /** The layout kept for {@code t} (a body turn, asked in seq order), or null. */
+        TurnLayout find(StoredTurn t) {
+            while (at < turns.length && turns[at].seq < t.seq) at++;
+            if (at < turns.length && turns[at] == t) return kept[at];
+            return layouts.get(t);
+        }
+
+        /** Records {@code t}'s layout for the next walk. */
+        void keep(StoredTurn t, TurnLayout layout) {
+            if (n < nextTurns.length) {
+                nextTurns[n] = t;
+                nextLayouts[n++] = layout;
+            }
+        }
+
+        /** Ends the walk: its turns are the ones the next walk starts from. */
+        void finish() {
+            lastTurns = n == nextTurns.length ? nextTurns : java.util.Arrays.copyOf(nextTurns, n);
+            lastLayouts = n == nextLayouts.length ? nextLayouts : java.util.Arrays.copyOf(nextLayouts, n);
+        }
+    }
+
+    /** A walk over the last layout's body turns, for a body of {@code size} turns; null when nothing is kept. */
+    Walk walk(int size) {
+        return keeps ? new Walk(size) : null;
+    }
+
     /** Entries beyond twice the state's turns before {@link #prune} looks. */
     private static final int PRUNE_SLACK = 16;
 

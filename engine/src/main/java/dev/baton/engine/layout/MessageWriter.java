@@ -19,7 +19,20 @@ public final class MessageWriter {
     }
 
     public static List<Message> write(List<Segment> segments, String receiver) {
-        List<Message> out = new ArrayList<>();
+        return writeCounted(segments, receiver).messages();
+    }
+
+    /**
+     * Messages and the characters they count against a budget ({@link Message#budgetChars()} summed), counted while
+     * writing: a message kept with its segment is counted from the segment, without reading it again.
+     */
+    public record Written(List<Message> messages, long budgetChars) {
+    }
+
+    /** {@link #write} with the messages' budget characters. */
+    public static Written writeCounted(List<Segment> segments, String receiver) {
+        List<Message> out = new ArrayList<>(segments.size() + 8);
+        long chars = 0;
         int i = 0;
         while (i < segments.size()) {
             Segment s = segments.get(i);
@@ -33,16 +46,21 @@ public final class MessageWriter {
                 }
                 List<ToolCall> calls = new ArrayList<>();
                 for (StepView g : group) calls.add(new ToolCall(g.callId(), g.tool(), g.arguments()));
-                out.add(new Message("assistant", null, "", calls, null));
+                Message call = new Message("assistant", null, "", calls, null);
+                out.add(call);
+                chars += call.budgetChars();
                 for (StepView g : group) {
-                    out.add(new Message("tool", null, Narration.nativeToolContent(g), List.of(), g.callId()));
+                    Message result = new Message("tool", null, Narration.nativeToolContent(g), List.of(), g.callId());
+                    out.add(result);
+                    chars += result.budgetChars();
                 }
                 continue;
             }
             out.add(message(s, receiver));
+            chars += s.messageChars;
             i++;
         }
-        return out;
+        return new Written(out, chars);
     }
 
     /** True when {@code receiver} gets segment {@code s} natively: its own step with a known call. */
@@ -52,6 +70,21 @@ public final class MessageWriter {
     }
 
     static Message message(Segment s, String receiver) {
+        // Kept with the segment: a segment in a render cache is written once, whatever the number of hand-offs it is
+        // shown in. Only the thread rendering the segment's session writes it (one at a time, like the LayoutCache
+        // that holds it), so the message and its characters are seen together.
+        boolean own = s.kind() == Segment.Kind.ASSISTANT_TEXT && receiver.equals(s.agent());
+        Message m = own ? s.ownMessage : s.message;
+        if (m == null) {
+            m = build(s, receiver);
+            s.messageChars = m.budgetChars(); // the same for both messages: the same content, no calls
+            if (own) s.ownMessage = m;
+            else s.message = m;
+        }
+        return m;
+    }
+
+    private static Message build(Segment s, String receiver) {
         return switch (s.kind()) {
             // shown(): built once per segment, and a segment kept in a render cache (LayoutCache) lives across hand-offs
             case USER -> Message.user(s.shown());

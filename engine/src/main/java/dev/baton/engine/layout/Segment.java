@@ -3,10 +3,12 @@ package dev.baton.engine.layout;
 import dev.baton.engine.narration.Datum;
 import dev.baton.engine.narration.Narration;
 import dev.baton.engine.narration.StepView;
+import dev.baton.engine.snapshot.Message;
 import dev.baton.engine.snapshot.Truncation;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.function.ToIntFunction;
 
 /**
  * The unit of trimming (R5): one USER or SYSTEM message, one tool step (an own call with its result, or one
@@ -47,6 +49,16 @@ public final class Segment {
      * built on first use. A segment kept in a render cache ({@link LayoutCache}) keeps it across hand-offs.
      */
     private String shown;
+    /**
+     * Not part of the value, like {@link #shown}: the message a receiver that does not replay this segment natively
+     * gets ({@link MessageWriter}), one for a receiver that is the segment's agent (ASSISTANT_TEXT without a name) and
+     * one for anyone else, with the budget characters of either (set with the first of them), and R9's count of the items it shows ({@link #items}, -1 until asked). A segment kept in a
+     * render cache keeps them across hand-offs, so an unchanged turn is written and counted once, not per hand-off.
+     */
+    Message message;
+    Message ownMessage;
+    int messageChars;
+    private int items = -1;
 
     public Segment(Kind kind, long order, long seq, long homeSeq, String agent, Datum text, StepView step,
                    String marker, List<Truncation> notes, int size) {
@@ -100,6 +112,20 @@ public final class Segment {
             shown = s;
         }
         return s;
+    }
+
+    /**
+     * R9's count of the items the one message this segment becomes for a non-native receiver shows, as
+     * {@code count} computes it from the segment (a function of its content: the same for every receiver), computed
+     * once per segment.
+     */
+    public int items(ToIntFunction<Segment> count) {
+        int n = items;
+        if (n < 0) {
+            n = count.applyAsInt(this);
+            items = n;
+        }
+        return n;
     }
 
     @Override
@@ -168,6 +194,7 @@ public final class Segment {
     public Segment withNotes(List<Truncation> n) {
         Segment noted = new Segment(kind, order, seq, homeSeq, agent, text, step, marker, n);
         noted.shown = shown; // the same content
+        noted.copyMemos(this);
         return noted;
     }
 
@@ -175,7 +202,16 @@ public final class Segment {
     public Segment at(long newOrder) {
         Segment moved = new Segment(kind, newOrder, seq, homeSeq, agent, text, step, marker, notes);
         moved.shown = shown; // the same content, shown the same way
+        moved.copyMemos(this);
         return moved;
+    }
+
+    /** The same content: the same messages and item count (built or not yet). */
+    private void copyMemos(Segment from) {
+        message = from.message;
+        ownMessage = from.ownMessage;
+        messageChars = from.messageChars;
+        items = from.items;
     }
 
     /** The SYSTEM segment's message content (R2: SYSTEM turns are quoted data). */

@@ -49,7 +49,13 @@ public final class SegmentBuilder {
 
         List<StoredTurn> turns = state.body();
         List<Segment> body = new ArrayList<>(turns.size() + turns.size() / 2 + 4);
-        for (StoredTurn t : turns) body.addAll(segmentsOf(t, plan, headAssistantSeq, layouts));
+        LayoutCache.Walk walk = layouts.walk(turns.size());
+        if (walk == null) {
+            for (StoredTurn t : turns) body.addAll(turnSegments(t, plan, headAssistantSeq));
+        } else {
+            for (StoredTurn t : turns) body.addAll(segmentsOf(t, plan, headAssistantSeq, layouts, walk));
+            walk.finish();
+        }
         for (MissingRange r : state.missingRanges()) {
             body.add(missingMarker(r, Markers.turnsMissing(r.count(), r.from(), r.to())));
         }
@@ -85,6 +91,12 @@ public final class SegmentBuilder {
     public static List<Segment> segmentsOf(StoredTurn t, RetentionPlan plan, Long headAssistantSeq,
                                            LayoutCache layouts) {
         if (!layouts.keeps()) return turnSegments(t, plan, headAssistantSeq);
+        return segmentsOf(t, plan, headAssistantSeq, layouts, null);
+    }
+
+    /** {@link #segmentsOf(StoredTurn, RetentionPlan, Long, LayoutCache)} for a body turn of a layout walk (or none). */
+    private static List<Segment> segmentsOf(StoredTurn t, RetentionPlan plan, Long headAssistantSeq,
+                                            LayoutCache layouts, LayoutCache.Walk walk) {
         boolean retained;
         boolean head;
         int answered = 0;
@@ -105,11 +117,13 @@ public final class SegmentBuilder {
             }
         }
         int changes = t.changes();
-        TurnLayout kept = layouts.get(t);
-        if (kept != null && kept.matches(retained, head, t.trail, t.calls, answered, changes)) return kept.segments();
-        kept = new TurnLayout(retained, head, t.trail, t.calls, answered, changes,
-                turnSegments(t, plan, headAssistantSeq));
-        layouts.put(t, kept);
+        TurnLayout kept = walk != null ? walk.find(t) : layouts.get(t);
+        if (kept == null || !kept.matches(retained, head, t.trail, t.calls, answered, changes)) {
+            kept = new TurnLayout(retained, head, t.trail, t.calls, answered, changes,
+                    turnSegments(t, plan, headAssistantSeq));
+            layouts.put(t, kept);
+        }
+        if (walk != null) walk.keep(t, kept);
         return kept.segments();
     }
 

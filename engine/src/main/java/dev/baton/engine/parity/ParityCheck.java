@@ -62,7 +62,7 @@ public final class ParityCheck {
             boolean mineNative = MessageWriter.isNative(s, receiver);
             boolean referenceNative = MessageWriter.isNative(s, primary);
             if (mineNative == referenceNative) {
-                common += mineNative ? NATIVE_STEP_ITEMS : itemCount(s);
+                common += mineNative ? NATIVE_STEP_ITEMS : s.items(ParityCheck::itemCount);
             } else if (readsBackAsNative(s.step())) {
                 common += NATIVE_STEP_ITEMS;
             } else {

@@ -429,8 +429,20 @@ public final class HeadTailTrim {
             if (s.relocatable() && s.homeSeq() >= boundarySeq) out.add(s.at(2 * s.homeSeq() + 1));
             else out.add(s);
         }
-        out.sort(Comparator.comparingLong(Segment::order).thenComparingInt(HeadTailTrim::rank));
+        // A stable sort leaves a list already in (position, rank) order as it is: checked first, since that is the
+        // usual case (no legacy step moved), and a walk costs less than a sort with a composed comparator.
+        if (!inOrder(out)) out.sort(Comparator.comparingLong(Segment::order).thenComparingInt(HeadTailTrim::rank));
         return out;
+    }
+
+    /** True when {@code segs} is already sorted by position, then {@link #rank}. */
+    static boolean inOrder(List<Segment> segs) {
+        for (int i = 1; i < segs.size(); i++) {
+            Segment a = segs.get(i - 1);
+            Segment b = segs.get(i);
+            if (a.order() > b.order() || (a.order() == b.order() && rank(a) > rank(b))) return false;
+        }
+        return true;
     }
 
     /** Within one turn: own steps, then relocated legacy steps, then the text. */
