@@ -149,6 +149,8 @@ public final class SnapshotHash {
             out.decimal((Long) v);
         } else if (type == ArrayList.class || v instanceof AbstractCollection<?>) {
             array((Collection<?>) v, out);
+        } else if (type == dev.baton.avro.Message.class && MESSAGE_FIELDS_AS_WRITTEN) {
+            message((dev.baton.avro.Message) v, out);
         } else if (v instanceof SpecificRecordBase r) {
             record(r, out, false);
         } else if (v instanceof IndexedRecord r) {
@@ -171,6 +173,59 @@ public final class SnapshotHash {
             throw new IllegalArgumentException("no canonical form for a " + v.getClass().getName()
                     + " (a snapshot holds records, strings, integers, booleans, enums, arrays and occurred_at)");
         }
+    }
+
+    /**
+     * The message record's fields in name order, as {@link #message} writes them. Messages are most of a snapshot's
+     * records (a thousand in a 1,000-turn hand-off), and the generic walk ({@link #record}: the sorted fields looked up
+     * by schema, each value fetched boxed through {@code get(int)} and dispatched by class) cost about what their
+     * bytes do; {@link #message} writes the same form directly. Should the schema's fields ever differ from these, the
+     * check below turns it off and messages go through the generic walk again (SnapshotHashProperties compares both
+     * with a reference writer; a test fails while it is off, so that the list is brought up to date).
+     */
+    private static final List<String> MESSAGE_FIELDS = List.of("content", "name", "role", "tool_call_id", "tool_calls");
+
+    /** True while {@link #MESSAGE_FIELDS} are exactly the message schema's fields (in name order). */
+    static final boolean MESSAGE_FIELDS_AS_WRITTEN = MESSAGE_FIELDS.equals(
+            java.util.Arrays.stream(sorted(dev.baton.avro.Message.getClassSchema()).fields).map(Schema.Field::name).toList());
+
+    private static final byte[] CONTENT = canonicalName("content");
+    private static final byte[] NAME = canonicalName("name");
+    private static final byte[] ROLE = canonicalName("role");
+    private static final byte[] TOOL_CALL_ID = canonicalName("tool_call_id");
+    private static final byte[] TOOL_CALLS = canonicalName("tool_calls");
+
+    /** A member name as written before its value: the canonical string and the colon. */
+    private static byte[] canonicalName(String name) {
+        byte[] quoted = canonicalString(name);
+        byte[] withColon = java.util.Arrays.copyOf(quoted, quoted.length + 1);
+        withColon[quoted.length] = ':';
+        return withColon;
+    }
+
+    /** {@link #record} for a message, its fields in name order written directly (null members left out). */
+    private static void message(dev.baton.avro.Message m, Canonical out) {
+        out.ascii('{');
+        boolean first = member(out, true, CONTENT, m.getContent());
+        first = member(out, first, NAME, m.getName());
+        first = member(out, first, ROLE, m.getRole());
+        first = member(out, first, TOOL_CALL_ID, m.getToolCallId());
+        List<dev.baton.avro.ToolCall> calls = m.getToolCalls();
+        if (calls != null) {
+            if (!first) out.ascii(',');
+            out.bytes(TOOL_CALLS);
+            array(calls, out);
+        }
+        out.ascii('}');
+    }
+
+    /** A string member unless null; returns whether the object is still without members. */
+    private static boolean member(Canonical out, boolean first, byte[] name, String value) {
+        if (value == null) return first;
+        if (!first) out.ascii(',');
+        out.bytes(name);
+        out.string(value);
+        return false;
     }
 
     private static void array(Collection<?> c, Canonical out) {

@@ -58,8 +58,12 @@ public final class Utf8Memo implements AutoCloseable {
     /**
      * {@code s}'s UTF-8 bytes if kept, else null. Do not modify them. Looked up by identity near where the last
      * look-up found its string: the content hash and the Avro encoder meet the long strings in nearly the same order
-     * (messages in order, each one's content before its calls' arguments; only a few top-level fields differ), so a
-     * look-up costs a compare or two instead of a hash (a string further away is simply encoded again).
+     * (messages in order, each one's content before its calls' arguments), so a look-up mostly costs a compare or two
+     * instead of a hash. Only the top-level fields come in another order (the hash's are sorted by name, Avro's
+     * follow the schema: the call ledger's strings, say, sit between the brick's and the messages' in the memo, and
+     * come last in Avro): a string not near the cursor is looked for in all the memo once, and the cursor follows
+     * from where it was found. Those scans are bounded ({@link #MAX_SCANS} per open memo), so strings met in no
+     * order at all cost at most that many scans, then are encoded again.
      */
     public byte[] get(String s) {
         if (count == 0 || s.length() < MIN_CHARS) return null;
@@ -67,23 +71,30 @@ public final class Utf8Memo implements AutoCloseable {
         int from = Math.max(0, cursor - BEHIND);
         int to = Math.min(count, cursor + AHEAD);
         for (int i = cursor; i < to; i++) {
-            if (k[i] == s) {
-                cursor = i + 1;
-                return values[i];
-            }
+            if (k[i] == s) return found(i);
         }
         for (int i = from; i < cursor && i < count; i++) {
-            if (k[i] == s) {
-                cursor = i + 1;
-                return values[i];
-            }
+            if (k[i] == s) return found(i);
+        }
+        if (scans >= MAX_SCANS) return null;
+        scans++;
+        for (int i = 0; i < count; i++) {
+            if (k[i] == s) return found(i);
         }
         return null;
+    }
+
+    private byte[] found(int i) {
+        cursor = i + 1;
+        return values[i];
     }
 
     /** How far ahead of and behind the cursor {@link #get} looks. */
     private static final int AHEAD = 16;
     private static final int BEHIND = 8;
+    /** Look-ups beyond the cursor's neighbourhood per open memo (a snapshot needs about one per top-level field). */
+    static final int MAX_SCANS = 32;
+    private int scans;
 
     /** Keeps {@code utf8} as the bytes of {@code s} (which they must be), within the bounds. */
     void put(String s, byte[] utf8) {
@@ -116,5 +127,6 @@ public final class Utf8Memo implements AutoCloseable {
         count = 0;
         bytes = 0;
         cursor = 0;
+        scans = 0;
     }
 }
