@@ -59,7 +59,11 @@ public final class StateStorage {
             }
             case LEDGER -> {
                 if (number == CallLedger.COUNTERS) return StateFormat.encodeLedgerCounters(s.calls);
-                CallGroup g = s.calls.byOrdinal.get(number);
+                CallGroup g = s.calls.stored(kind, number);
+                return g == null ? null : StateFormat.encodeLedgerGroup(g);
+            }
+            case LEDGER_SLOT -> {
+                CallGroup g = s.calls.stored(kind, number);
                 return g == null ? null : StateFormat.encodeLedgerGroup(g);
             }
             default -> throw new IllegalArgumentException(kind.name());
@@ -83,7 +87,7 @@ public final class StateStorage {
         for (PrefixLedger.Remembered r : s.prefixes.remembered) key.accept(EntryKind.PREFIX, r.ordinal());
         if (!s.calls.isEmpty() || s.calls.calls > 0) {
             key.accept(EntryKind.LEDGER, CallLedger.COUNTERS);
-            for (CallGroup g : s.calls.groups.values()) key.accept(EntryKind.LEDGER, g.ordinal);
+            for (CallGroup g : s.calls.groups.values()) key.accept(CallLedger.kindOf(g), CallLedger.numberOf(g));
         }
     }
 
@@ -127,6 +131,7 @@ public final class StateStorage {
                     CallGroup g = StateV3Reader.ledger(value, s.calls);
                     if (g != null) groups.add(g);
                 }
+                case LEDGER_SLOT -> groups.add(StateV3Reader.ledgerSlot(value, number));
             }
         });
         // trails are newest first; entries come in ascending seq

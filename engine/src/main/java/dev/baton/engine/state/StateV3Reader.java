@@ -89,6 +89,17 @@ final class StateV3Reader implements StateReader {
         return g;
     }
 
+    /**
+     * Reads a LEDGER_SLOT entry: a group stored in slot {@code slot} (the value is a LEDGER group's; a slot never holds
+     * the counters).
+     */
+    static CallGroup ledgerSlot(byte[] value, long slot) {
+        CallGroup g = ledger(value, new CallLedger());
+        if (g == null || slot <= 0) throw new IllegalArgumentException("call ledger slot " + slot + " holds no group");
+        g.slot = slot;
+        return g;
+    }
+
     /** A hash as {@link StateFormat} writes it: 8 bytes, big-endian. */
     private static long fixed64(Binary.Reader r) {
         long v = 0;
