@@ -14,6 +14,13 @@ public final class CallGroup {
      * full (the slot of that group, or its ordinal when it had none). Never changes while the group is kept.
      */
     long slot;
+    /**
+     * The ledger's counters right after this group's newest call (its {@link #lastCall} being the call counter then):
+     * stored with a LEDGER_SLOT group, and the ledger's own counters while this group is the newest.
+     */
+    long nextOrdinalThen;
+    long droppedEntriesThen;
+    long droppedCallsThen;
     /** The ledger's call counter at this group's newest call: the newest group has the largest. */
     long lastCall;
     String tool;

@@ -45,6 +45,10 @@ final class CallLedger {
     long droppedEntries;
     long droppedCalls;
     StateJournal journal;
+    /** The last group of {@link #groups} (the newest call's), null when there is none. */
+    private CallGroup newest;
+    /** Whether the counters entry (LEDGER 0) is stored now (read back, or written since). */
+    boolean countersStored;
 
     /** The entry number of the counters. */
     static final long COUNTERS = 0;
@@ -74,12 +78,14 @@ final class CallLedger {
                 CallGroup oldest = groups.values().iterator().next();
                 drop(oldest);
                 g.slot = oldest.slot > 0 ? oldest.slot : oldest.ordinal;
-                bySlot.put(g.slot, g);
                 if (journal != null && oldest.slot == 0) journal.delete(EntryKind.LEDGER, oldest.ordinal);
-                countersChanged();
+            } else {
+                g.slot = g.ordinal; // a new place: the ordinal was never anyone's key nor slot
             }
+            bySlot.put(g.slot, g);
         }
         groups.put(key, g); // the newest group now
+        newest = g;
         if (callId != null && status == CallStatus.UNANSWERED && tool != null && arguments != null) {
             if (answering.size() >= ANSWERING_LIMIT) answering.clear(); // calls never answered must not pile up
             answering.put(callId, new Recorded(tool, arguments, key));
@@ -96,6 +102,11 @@ final class CallLedger {
         g.argumentsExcerpt = policy.isSideEffecting(tool) ? excerpt(arguments) : null;
         changed(g);
         bound(policy.callLedgerEntries());
+        // the counters after this call, stored with the group (the newest one's are the ledger's, see countersChanged)
+        g.nextOrdinalThen = nextOrdinal;
+        g.droppedEntriesThen = droppedEntries;
+        g.droppedCallsThen = droppedCalls;
+        countersChanged();
     }
 
     private static String excerpt(String arguments) {
@@ -116,6 +127,7 @@ final class CallLedger {
         if (g == null || g.unanswered == 0) return; // its group was dropped: it is only counted
         g.unanswered--;
         g.ok++;
+        // only the group: an answer changes no counter
         if (callId != null && callId.equals(g.callId) && g.status == CallStatus.UNANSWERED) {
             g.status = CallStatus.OK;
             g.resultSha256 = CanonicalArguments.sha256Utf8(result == null ? "" : result);
@@ -136,6 +148,7 @@ final class CallLedger {
             if (journal != null) journal.delete(kindOf(g), numberOf(g));
             dropped = true;
         }
+        if (groups.isEmpty()) newest = null; // else the newest is kept: only a bound of 0 drops it
         if (dropped) countersChanged();
     }
 
@@ -179,22 +192,72 @@ final class CallLedger {
         return groups.isEmpty() && droppedEntries == 0;
     }
 
+    /** Journals a changed group; a group read back from a LEDGER entry moves to a slot of its own (its ordinal). */
     private void changed(CallGroup g) {
+        if (g.slot == 0) {
+            if (journal != null) journal.delete(EntryKind.LEDGER, g.ordinal);
+            g.slot = g.ordinal;
+            g.nextOrdinalThen = nextOrdinal;
+            g.droppedEntriesThen = droppedEntries;
+            g.droppedCallsThen = droppedCalls;
+            bySlot.put(g.slot, g);
+            if (g == newest) countersChanged(); // its entry holds the counters now: the counters entry goes
+        }
         if (journal != null) journal.put(kindOf(g), numberOf(g));
-        countersChanged();
     }
 
+    /**
+     * Where the counters are stored (issue 22: not an entry rewritten per call): in the newest group's entry, which
+     * every call writes anyway ({@link CallGroup#nextOrdinalThen}: the counters as of its newest call, which are the
+     * ledger's as long as it is the newest); in the counters entry (LEDGER 0) only while no group is kept, or while
+     * the newest group is one read back from a LEDGER entry (stored without them, before this release).
+     */
     private void countersChanged() {
-        if (journal != null) journal.put(EntryKind.LEDGER, COUNTERS);
+        boolean inEntry = countersInEntry();
+        if (journal != null) {
+            if (inEntry) journal.put(EntryKind.LEDGER, COUNTERS);
+            else if (countersStored) journal.delete(EntryKind.LEDGER, COUNTERS);
+        }
+        countersStored = inEntry;
     }
 
-    /** After a read-back: the groups in newest-call order. */
+    /** Whether the counters need the counters entry (see {@link #countersChanged}). */
+    boolean countersInEntry() {
+        if (groups.isEmpty()) return calls > 0 || droppedEntries > 0;
+        return newest.slot == 0;
+    }
+
+    /** After a full write of the state: the counters entry is stored exactly when {@link #countersInEntry}. */
+    void writtenWhole() {
+        countersStored = countersInEntry();
+    }
+
+    /**
+     * After a read-back: the groups in newest-call order, and the counters of the newest group when it carries them
+     * and is newer than the counters entry (read before, if there was one).
+     */
     void readBack(List<CallGroup> read) {
         read.sort(java.util.Comparator.comparingLong((CallGroup g) -> g.lastCall));
         for (CallGroup g : read) {
             groups.put(key(g.tool, g.argumentsSha256), g);
             byOrdinal.put(g.ordinal, g);
             if (g.slot > 0) bySlot.put(g.slot, g);
+        }
+        if (!read.isEmpty()) {
+            newest = read.get(read.size() - 1);
+            if (newest.slot > 0 && newest.lastCall > calls) {
+                calls = newest.lastCall;
+                nextOrdinal = newest.nextOrdinalThen;
+                droppedEntries = newest.droppedEntriesThen;
+                droppedCalls = newest.droppedCallsThen;
+            }
+            for (CallGroup g : read) {
+                if (g.slot == 0) { // stored before this release: as if its counters were the ledger's now
+                    g.nextOrdinalThen = nextOrdinal;
+                    g.droppedEntriesThen = droppedEntries;
+                    g.droppedCallsThen = droppedCalls;
+                }
+            }
         }
     }
 }
