@@ -52,13 +52,19 @@ public final class CanonicalArguments {
     /** SHA-256 of the UTF-8 of {@code text} (a result), or null for null. */
     public static String sha256Utf8(String text) {
         if (text == null) return null;
+        // digest() resets the instance; one per thread, as the provider look-up of getInstance costs about as much as
+        // hashing a short text (issue 22: every tool call hashes its arguments and its result)
+        return HEX.formatHex(SHA256.get().digest(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static final HexFormat HEX = HexFormat.of();
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
         try {
-            MessageDigest d = MessageDigest.getInstance("SHA-256");
-            return HexFormat.of().formatHex(d.digest(text.getBytes(StandardCharsets.UTF_8)));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
-    }
+    });
 
     /** A parsed value: a list of members (object), a list of values (array), or a literal already written out. */
     private static Object read(JsonParser p, JsonToken t) throws IOException {

@@ -8,6 +8,19 @@ package dev.baton.engine.state;
 public final class CallGroup {
     /** The entry's number: the order in which groups were created (1, 2, …); never re-used in a session. */
     long ordinal;
+    /**
+     * Where the group is stored: 0 under {@link EntryKind#LEDGER} and its ordinal (a group created with room in the
+     * ledger); n &gt; 0 under {@link EntryKind#LEDGER_SLOT} n, the place of the group it replaced when the ledger was
+     * full (the slot of that group, or its ordinal when it had none). Never changes while the group is kept.
+     */
+    long slot;
+    /**
+     * The ledger's counters right after this group's newest call (its {@link #lastCall} being the call counter then):
+     * stored with a LEDGER_SLOT group, and the ledger's own counters while this group is the newest.
+     */
+    long nextOrdinalThen;
+    long droppedEntriesThen;
+    long droppedCallsThen;
     /** The ledger's call counter at this group's newest call: the newest group has the largest. */
     long lastCall;
     String tool;

@@ -25,7 +25,14 @@ public enum EntryKind {
      * The call ledger (added after format 3 without a new version: a kind older readers never wrote): number 0 its
      * counters, number n &gt;= 1 the group of ordinal n ({@link CallGroup}).
      */
-    LEDGER('L');
+    LEDGER('L'),
+    /**
+     * A call-ledger group stored in the place of a group the bound dropped (issue 22): keyed by a slot number that the
+     * next group to take a dropped group's place overwrites, so that a full ledger's new group is one changelog
+     * record, not a put under a new key and a tombstone of the dropped one. The value is a LEDGER group's, byte for
+     * byte; only the key differs ({@link CallGroup#slot}). Newer than LEDGER: older readers refuse it.
+     */
+    LEDGER_SLOT('G');
 
     private final byte code;
 

@@ -45,10 +45,15 @@ import dev.baton.engine.snapshot.PrefixPrint;
  * CALL   := 3 ordinal callingSeq str[agent] str[callId] str[tool] str[arguments]
  * PREFIX := 3 ordinal str[receiver] anchorSeq bool[anchorMarker] length fixed64[endHash] count fixed64[blockHash]*
  * LEDGER := 3 0 nextOrdinal calls droppedEntries droppedCalls                    (number 0: the counters)
- *         | 3 ordinal lastCall str[tool] str[argumentsSha256] ok error cleared unanswered firstSeq
+ *         | 3 group                                                               (number n: a group)
+ * group  := ordinal lastCall str[tool] str[argumentsSha256] ok error cleared unanswered firstSeq
  *           seq str[agent] str?[callId] byte[status] str?[resultSha256] resultBytes str?[argumentsExcerpt]
- *                                                                                 (number n: a group)
+ * LEDGER_SLOT := 3 group nextOrdinal droppedEntries droppedCalls                  (number: the group's slot)
  * </pre>
+ * LEDGER_SLOT entries (issue 22, second pass) hold every group written since: keyed by a slot that the group taking
+ * a dropped group's place overwrites, and carrying the ledger's counters as of the group's newest call (its
+ * {@code lastCall} is the call counter then), so that the newest group's entry holds the ledger's counters and no
+ * counters entry is written per call; the counters entry is written only while no group is kept.
  * ({@code fixed64}: 8 bytes big-endian. The PREFIX entry is new in this release, in version 3: no other value
  * changed, so its version stays 3; a reader before it does not know the kind, see docs/state-format.md.)
  * LEDGER entries (the call ledger) came after version 3 was released, as an entry kind of their own so that no
@@ -215,11 +220,14 @@ public final class StateFormat {
                 .num(l.droppedCalls).bytes();
     }
 
+    /** A group's entry: a LEDGER group, or (in a slot) a LEDGER_SLOT group, the same followed by its counters. */
     static byte[] encodeLedgerGroup(CallGroup g) {
-        return new Binary.Writer(192).raw(VERSION).num(g.ordinal).num(g.lastCall).str(g.tool).str(g.argumentsSha256)
-                .num(g.ok).num(g.error).num(g.cleared).num(g.unanswered).num(g.firstSeq)
+        Binary.Writer w = new Binary.Writer(200).raw(VERSION).num(g.ordinal).num(g.lastCall).str(g.tool)
+                .str(g.argumentsSha256).num(g.ok).num(g.error).num(g.cleared).num(g.unanswered).num(g.firstSeq)
                 .num(g.seq).str(g.agent).str(g.callId).raw(g.status.code()).str(g.resultSha256)
-                .num(g.resultBytes).str(g.argumentsExcerpt).bytes();
+                .num(g.resultBytes).str(g.argumentsExcerpt);
+        if (g.slot > 0) w.num(g.nextOrdinalThen).num(g.droppedEntriesThen).num(g.droppedCallsThen);
+        return w.bytes();
     }
 
 

@@ -59,7 +59,11 @@ public final class StateStorage {
             }
             case LEDGER -> {
                 if (number == CallLedger.COUNTERS) return StateFormat.encodeLedgerCounters(s.calls);
-                CallGroup g = s.calls.byOrdinal.get(number);
+                CallGroup g = s.calls.stored(kind, number);
+                return g == null ? null : StateFormat.encodeLedgerGroup(g);
+            }
+            case LEDGER_SLOT -> {
+                CallGroup g = s.calls.stored(kind, number);
                 return g == null ? null : StateFormat.encodeLedgerGroup(g);
             }
             default -> throw new IllegalArgumentException(kind.name());
@@ -69,6 +73,7 @@ public final class StateStorage {
     /** Writes every entry of the state and returns its skeleton (a new, migrated or copied state). */
     public static byte[] writeAll(SessionState s, SessionEntries entries) {
         forEachKey(s, (kind, number) -> entries.put(kind, number, encode(s, kind, number)));
+        s.calls.writtenWhole();
         return StateFormat.encodeSkeleton(s);
     }
 
@@ -81,10 +86,8 @@ public final class StateStorage {
         for (TrailEntry e : s.ledger.trails) key.accept(EntryKind.TRAIL, e.seq);
         for (TrailLedger.OpenCall c : s.ledger.openCalls.values()) key.accept(EntryKind.CALL, c.ordinal());
         for (PrefixLedger.Remembered r : s.prefixes.remembered) key.accept(EntryKind.PREFIX, r.ordinal());
-        if (!s.calls.isEmpty() || s.calls.calls > 0) {
-            key.accept(EntryKind.LEDGER, CallLedger.COUNTERS);
-            for (CallGroup g : s.calls.groups.values()) key.accept(EntryKind.LEDGER, g.ordinal);
-        }
+        if (s.calls.countersInEntry()) key.accept(EntryKind.LEDGER, CallLedger.COUNTERS);
+        for (CallGroup g : s.calls.groups.values()) key.accept(CallLedger.kindOf(g), CallLedger.numberOf(g));
     }
 
     /** The ids a state remembers, oldest first, when it keeps them in memory (a migrated or engine-built state). */
@@ -126,7 +129,9 @@ public final class StateStorage {
                 case LEDGER -> {
                     CallGroup g = StateV3Reader.ledger(value, s.calls);
                     if (g != null) groups.add(g);
+                    else s.calls.countersStored = true;
                 }
+                case LEDGER_SLOT -> groups.add(StateV3Reader.ledgerSlot(value, number));
             }
         });
         // trails are newest first; entries come in ascending seq

@@ -69,6 +69,10 @@ final class StateV3Reader implements StateReader {
             ledger.droppedCalls = r.num();
             return null;
         }
+        return group(r, ordinal);
+    }
+
+    private static CallGroup group(Binary.Reader r, long ordinal) {
         CallGroup g = new CallGroup();
         g.ordinal = ordinal;
         g.lastCall = r.num();
@@ -86,6 +90,23 @@ final class StateV3Reader implements StateReader {
         g.resultSha256 = r.str();
         g.resultBytes = r.num();
         g.argumentsExcerpt = r.str();
+        return g;
+    }
+
+    /**
+     * Reads a LEDGER_SLOT entry: a group stored in slot {@code slot} (the value is a LEDGER group's; a slot never holds
+     * the counters).
+     */
+    static CallGroup ledgerSlot(byte[] value, long slot) {
+        Binary.Reader r = StateReader.fields(value, VERSION, "call ledger slot entry");
+        long ordinal = r.num();
+        if (ordinal <= 0 || slot <= 0) throw new IllegalArgumentException("call ledger slot " + slot + " holds no group");
+        CallGroup g = group(r, ordinal);
+        g.slot = slot;
+        g.nextOrdinalThen = r.num();
+        g.droppedEntriesThen = r.num();
+        g.droppedCallsThen = r.num();
+        r.end();
         return g;
     }
 

@@ -43,6 +43,7 @@ class StateV3ReaderTest {
                     CallGroup g = StateV3Reader.ledger(value, new CallLedger());
                     yield g == null ? CallLedger.COUNTERS : g.ordinal;
                 }
+                case LEDGER_SLOT -> StateV3Reader.ledgerSlot(value, number).slot;
             };
             assertThat(read).as("%s %s", kind, number).isEqualTo(number);
         });

@@ -3,7 +3,9 @@ package dev.baton.engine.state;
 import dev.baton.engine.ContextEngine;
 import dev.baton.engine.model.Handoff;
 import dev.baton.engine.model.Role;
+import dev.baton.engine.model.StepStatus;
 import dev.baton.engine.model.Target;
+import dev.baton.engine.model.ToolStep;
 import dev.baton.engine.model.Turn;
 import dev.baton.engine.snapshot.InputRange;
 import dev.baton.engine.snapshot.Snapshot;
@@ -136,10 +138,62 @@ class StoredFormatGoldenTest {
     @Test
     void shouldKeepTheCallLedgerThroughItsOwnEntries() {
         StateStorage.InMemory stored = StateStorage.InMemory.of(fresh());
-        assertThat(stored.count(EntryKind.LEDGER)).as("one entry per group plus the counters").isGreaterThan(1);
+        assertThat(stored.count(EntryKind.LEDGER_SLOT)).as("one entry per group").isGreaterThan(1);
+        assertThat(stored.count(EntryKind.LEDGER)).as("the counters are in the newest group's entry").isZero();
         List<Snapshot> expected = behaviourWithLedger(fresh());
         assertThat(expected.get(0).callLedger()).isNotNull();
         assertThat(behaviourWithLedger(stored.load())).isEqualTo(expected);
+    }
+
+    /**
+     * A ledger as the release before LEDGER_SLOT stored it (every group under LEDGER and its ordinal, the counters in
+     * LEDGER 0) reads, and goes on: its groups move to slots as they change, the counters entry goes once the newest
+     * group carries them, and what is stored keeps loading to what memory renders.
+     */
+    @Test
+    void shouldReadACallLedgerStoredBeforeSlotsAndMoveItToSlotsAsItGoesOn() {
+        SessionState memory = fresh();
+        StateStorage.InMemory current = StateStorage.InMemory.of(fresh());
+        StateStorage.InMemory before = new StateStorage.InMemory();
+        before.skeleton = current.skeleton;
+        current.ids.entries().forEach(before.ids::put);
+        current.scan((kind, number, value) -> {
+            if (kind != EntryKind.LEDGER_SLOT) {
+                before.put(kind, number, value);
+                return;
+            }
+            CallGroup g = StateV3Reader.ledgerSlot(value, number);
+            g.slot = 0;
+            before.put(EntryKind.LEDGER, g.ordinal, StateFormat.encodeLedgerGroup(g));
+        });
+        before.put(EntryKind.LEDGER, CallLedger.COUNTERS, StateFormat.encodeLedgerCounters(memory.calls));
+        assertThat(before.count(EntryKind.LEDGER_SLOT)).isZero();
+
+        SessionState state = before.load();
+        assertThat(state.callLedger()).hasSameSizeAs(memory.callLedger());
+        assertThat(state.callLedgerCalls()).isEqualTo(memory.callLedgerCalls());
+        // new calls with a bound of two: every group of the release before is pushed out, one by one
+        var policy = StoredFormatScenario.POLICY.toBuilder().callLedgerEntries(2).build();
+        for (int i = 0; i < 4; i++) {
+            Turn t = new Turn(memory.nextSeq(), "qwen", Role.ASSISTANT, "calls " + i,
+                    List.of(new ToolStep("c" + i, "grep", "{\"q\":" + i + "}", "found " + i, StepStatus.OK)),
+                    List.of(), null, null, null);
+            memory.offerTurn(t, policy, 10 + i);
+            state.offerTurn(t, policy, 10 + i);
+            before.store(state);
+            SessionState back = before.load();
+            // (where a group is stored and its counters as of its newest call are storage, not what the ledger says)
+            assertThat(back.callLedger()).as("after call %d", i)
+                    .usingRecursiveFieldByFieldElementComparatorIgnoringFields("slot", "nextOrdinalThen",
+                            "droppedEntriesThen", "droppedCallsThen")
+                    .isEqualTo(memory.callLedger());
+            assertThat(List.of(back.callLedgerCalls(), back.callLedgerDroppedEntries(), back.callLedgerDroppedCalls()))
+                    .isEqualTo(List.of(memory.callLedgerCalls(), memory.callLedgerDroppedEntries(),
+                            memory.callLedgerDroppedCalls()));
+        }
+        assertThat(before.count(EntryKind.LEDGER)).as("no group nor counters left in the former layout").isZero();
+        assertThat(before.count(EntryKind.LEDGER_SLOT)).isEqualTo(2);
+        assertThat(before.load().callLedgerCalls()).isEqualTo(memory.callLedgerCalls());
     }
 
     @Test
