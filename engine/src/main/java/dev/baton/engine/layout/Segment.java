@@ -52,8 +52,9 @@ public final class Segment {
     /**
      * Not part of the value, like {@link #shown}: the message a receiver that does not replay this segment natively
      * gets ({@link MessageWriter}), one for a receiver that is the segment's agent (ASSISTANT_TEXT without a name) and
-     * one for anyone else, with the budget characters of either (set with the first of them), and R9's count of the items it shows ({@link #items}, -1 until asked). A segment kept in a
-     * render cache keeps them across hand-offs, so an unchanged turn is written and counted once, not per hand-off.
+     * one for anyone else, with the budget characters of either (set with the first of them), and R9's count of the
+     * items it shows ({@link #items}, -1 until asked). A segment kept in a render cache keeps them across hand-offs,
+     * so an unchanged turn is written and counted once, not per hand-off.
      */
     Message message;
     Message ownMessage;

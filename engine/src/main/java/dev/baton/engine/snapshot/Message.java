@@ -34,7 +34,10 @@ public record Message(String role, String name, String content, List<ToolCall> t
     /** Characters this message counts against a budget: content plus tool names and arguments of its calls. */
     public int budgetChars() {
         int n = content.length();
-        for (int i = 0; i < toolCalls.size(); i++) n += toolCalls.get(i).tool().length() + toolCalls.get(i).arguments().length();
+        for (int i = 0; i < toolCalls.size(); i++) {
+            ToolCall c = toolCalls.get(i);
+            n += c.tool().length() + c.arguments().length();
+        }
         return n;
     }
 }

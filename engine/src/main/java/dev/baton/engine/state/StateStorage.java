@@ -57,12 +57,10 @@ public final class StateStorage {
                 PrefixLedger.Remembered r = s.prefixes.find(number);
                 return r == null ? null : StateFormat.encodePrefix(r);
             }
-            case LEDGER -> {
-                if (number == CallLedger.COUNTERS) return StateFormat.encodeLedgerCounters(s.calls);
-                CallGroup g = s.calls.stored(kind, number);
-                return g == null ? null : StateFormat.encodeLedgerGroup(g);
-            }
-            case LEDGER_SLOT -> {
+            case LEDGER, LEDGER_SLOT -> {
+                if (kind == EntryKind.LEDGER && number == CallLedger.COUNTERS) {
+                    return StateFormat.encodeLedgerCounters(s.calls);
+                }
                 CallGroup g = s.calls.stored(kind, number);
                 return g == null ? null : StateFormat.encodeLedgerGroup(g);
             }

@@ -431,16 +431,18 @@ public final class HeadTailTrim {
         }
         // A stable sort leaves a list already in (position, rank) order as it is: checked first, since that is the
         // usual case (no legacy step moved), and a walk costs less than a sort with a composed comparator.
-        if (!inOrder(out)) out.sort(Comparator.comparingLong(Segment::order).thenComparingInt(HeadTailTrim::rank));
+        if (!inOrder(out)) out.sort(POSITION_THEN_RANK);
         return out;
     }
 
-    /** True when {@code segs} is already sorted by position, then {@link #rank}. */
+    /** The transcript's order: by position, then {@link #rank} within a turn. */
+    private static final Comparator<Segment> POSITION_THEN_RANK =
+            Comparator.comparingLong(Segment::order).thenComparingInt(HeadTailTrim::rank);
+
+    /** True when {@code segs} is already in {@link #POSITION_THEN_RANK} order. */
     static boolean inOrder(List<Segment> segs) {
         for (int i = 1; i < segs.size(); i++) {
-            Segment a = segs.get(i - 1);
-            Segment b = segs.get(i);
-            if (a.order() > b.order() || (a.order() == b.order() && rank(a) > rank(b))) return false;
+            if (POSITION_THEN_RANK.compare(segs.get(i - 1), segs.get(i)) > 0) return false;
         }
         return true;
     }
