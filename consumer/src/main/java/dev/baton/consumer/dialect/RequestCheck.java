@@ -128,12 +128,18 @@ public final class RequestCheck {
                 continue;
             }
             for (Piece p : view.texts) {
-                if (p.userOrSystem() && p.text().contains(r.text())) {
+                if (p.userOrSystem() && placedAsText(p.text(), r.text())) {
                     out.add("R2: result " + abbreviate(r.text()) + " appears unescaped in user or system text");
                     break;
                 }
             }
         }
+    }
+
+    /** {@code raw} as a result line, or as a block of its own (a whole text, or between blank lines) of {@code text}. */
+    private static boolean placedAsText(String text, String raw) {
+        return text.contains("[result: " + raw + "]") || text.equals(raw) || text.startsWith(raw + "\n\n")
+                || text.endsWith("\n\n" + raw) || text.contains("\n\n" + raw + "\n\n");
     }
 
     /** The framing tells the truth: the notes of the system text where narration, other text or own calls moved. */
