@@ -37,6 +37,8 @@ OWN_CALLS_NOTE = (
     'as "[result: …]" lines in the following user turn.')
 OPENING_LINE = "(hand-off: the conversation opens with an assistant turn)"
 CONTINUE_LINE = "(hand-off: continue from here)"
+# chat-template:llama3-json only: the user message before a transcript that opens with narration (as the Java kit)
+OPENING_NARRATION_LINE = "(hand-off: the conversation opens with narrated lines)"
 
 USER, ASSISTANT = "user", "assistant"
 
@@ -85,40 +87,47 @@ class Call:
 
 
 class Unit:
-    """kind: narration, user, other, own or result. own units have calls; result units have the call they answer
-    (None for a result that names no call of the preceding own message)."""
-    __slots__ = ("kind", "text", "name", "calls", "call", "call_id")
+    """kind: narration, user, other, own or result. own units have calls; result units have the call they
+    answer."""
+    __slots__ = ("kind", "text", "name", "calls", "call")
 
-    def __init__(self, kind, text, name=None, calls=(), call=None, call_id=None):
-        self.kind, self.text, self.name, self.calls, self.call, self.call_id = kind, text, name, calls, call, call_id
+    def __init__(self, kind, text, name=None, calls=(), call=None):
+        self.kind, self.text, self.name, self.calls, self.call = kind, text, name, calls, call
 
 
 def units_of(snapshot):
+    """The snapshot's messages as units, each result matched to its call. A unit with no text and no calls is left
+    out: there is nothing of it to send, and several receivers refuse empty blocks (as the Java kit does)."""
     units, position, pending = [], 0, []
     for m in snapshot["messages"]:
         role, text = m["role"], m["content"] or ""
-        if role == "system":
-            units.append(Unit("narration", text))
-        elif role == "user":
-            units.append(Unit("user", text))
-        elif role == "assistant":
-            if m.get("name") is not None:
+        if role in ("system", "user"):
+            if text:
+                units.append(Unit("narration" if role == "system" else "user", text))
+        elif role == "assistant" and m.get("name") is not None:
+            if m.get("tool_calls"):
+                # R1: Baton narrates another agent's calls; a named message never carries calls
+                raise ValueError(f"assistant message of {m['name']} carries tool calls: only the receiver's own "
+                                 "(unnamed) assistant messages do")
+            if text:
                 units.append(Unit("other", text, name=m["name"]))
-                if not m.get("tool_calls"):
-                    continue
-                text = ""  # calls on a named message (not in Baton's output, R1): native calls all the same
+        elif role == "assistant":
             calls = []
             for c in m.get("tool_calls") or ():
                 position += 1
                 calls.append(Call(position, c["call_id"], c["tool"], prompts.arguments_text(c["arguments"])))
-            units.append(Unit("own", text, calls=calls))
-            pending = list(calls)  # the calls its results answer (R5: the results follow their message)
+            if calls:
+                pending = list(calls)  # the calls the following results answer (R5)
+            if calls or text:
+                units.append(Unit("own", text, calls=calls))
         elif role == "tool":
             # a run that reused ids names the same id twice: the first unanswered call of that id is the one
             call = next((c for c in pending if c.original == m.get("tool_call_id")), None)
-            if call is not None:
-                pending.remove(call)
-            units.append(Unit("result", text, call=call, call_id=m.get("tool_call_id")))
+            if call is None:
+                raise ValueError(f"tool message answers {m.get('tool_call_id')!r}, which is no unanswered call of "
+                                 "the assistant message before it")
+            pending.remove(call)
+            units.append(Unit("result", text, call=call))
         else:
             raise ValueError(f"a snapshot message of unknown role {role!r}")
     return units
@@ -126,14 +135,6 @@ def units_of(snapshot):
 
 def calls_of(units):
     return [c for u in units if u.kind == "own" for c in u.calls]
-
-
-def result_id(unit):
-    return unit.call.id if unit.call is not None else unit.call_id
-
-
-def result_tool(unit):
-    return unit.call.tool if unit.call is not None else "unknown"
 
 
 def assign_ids(calls, is_valid, new_id):
@@ -246,7 +247,7 @@ def openai_responses(snapshot, model, max_tokens):
             items.extend({"type": "function_call", "call_id": c.id, "name": c.tool, "arguments": c.arguments}
                          for c in u.calls)
         else:
-            items.append({"type": "function_call_output", "call_id": result_id(u), "output": u.text})
+            items.append({"type": "function_call_output", "call_id": u.call.id, "output": u.text})
     request = {"model": model, "instructions": system_text(snapshot, notes_for(units, attributed_text=True)),
                "input": items}
     return request, id_map
@@ -271,7 +272,7 @@ def anthropic_messages(snapshot, model, max_tokens):
             items.extend((ASSISTANT, {"type": "tool_use", "id": c.id, "name": c.tool,
                                       "input": arguments_object(c)}) for c in u.calls)
         else:
-            items.append((USER, {"type": "tool_result", "tool_use_id": result_id(u), "content": u.text}))
+            items.append((USER, {"type": "tool_result", "tool_use_id": u.call.id, "content": u.text}))
     turns = strict_turns(items, lambda block: isinstance(block, dict) and block["type"] == "tool_result")
     messages = [{"role": role, "content": [c if isinstance(c, dict) else {"type": "text", "text": c}
                                            for c in content]} for role, content in turns]
@@ -294,7 +295,7 @@ def gemini(snapshot, model, max_tokens):
             items.extend((ASSISTANT, {"functionCall": {"name": c.tool, "args": arguments_object(c)}})
                          for c in u.calls)
         else:
-            items.append((USER, {"functionResponse": {"name": result_tool(u), "response": {"output": u.text}}}))
+            items.append((USER, {"functionResponse": {"name": u.call.tool, "response": {"output": u.text}}}))
     turns = strict_turns(items, lambda part: isinstance(part, dict) and "functionResponse" in part)
     contents = [{"role": "model" if role == ASSISTANT else USER,
                  "parts": [c if isinstance(c, dict) else {"text": c} for c in content]} for role, content in turns]
@@ -304,104 +305,136 @@ def gemini(snapshot, model, max_tokens):
 
 # chat-template profiles ----------------------------------------------------------------------------------------
 
-def _message(role, content, calls=None, call_id=None):
-    out = {"role": role, "content": content}
-    if calls:
-        out["tool_calls"] = [{"id": c.id, "type": "function", "function": {"name": c.tool, "arguments": c.arguments}}
-                             for c in calls]
-    if call_id is not None:
-        out["tool_call_id"] = call_id
+class _Msg:
+    """One message of a template body being built: kind text, calls or result; unit is the index of the snapshot
+    unit it comes from (-1: a line or filler the profile added)."""
+    __slots__ = ("kind", "role", "content", "calls", "answers", "unit")
+
+    def __init__(self, kind, role, content, unit, calls=(), answers=None):
+        self.kind, self.role, self.content, self.unit, self.calls, self.answers = kind, role, content, unit, calls, answers
+
+    @staticmethod
+    def text(role, content, unit=-1):
+        return _Msg("text", role, content, unit)
+
+    def json(self):
+        out = {"role": self.role, "content": self.content}
+        if self.kind == "calls":  # tool_calls only on messages that have calls (vLLM's Mistral templates test it)
+            out["tool_calls"] = [{"id": c.id, "type": "function",
+                                  "function": {"name": c.tool, "arguments": c.arguments}} for c in self.calls]
+        elif self.kind == "result":
+            out["tool_call_id"] = self.answers.id
+        return out
+
+
+def _template_messages(units, narration_role):
+    """One message per unit (another agent's text attributed), an own text a message of its own before the message
+    of its calls (whose content is empty: several templates render only the calls)."""
+    msgs = []
+    for i, u in enumerate(units):
+        if u.kind == "narration":
+            msgs.append(_Msg.text(narration_role, u.text, i))
+        elif u.kind == "user":
+            msgs.append(_Msg.text(USER, u.text, i))
+        elif u.kind == "other":
+            msgs.append(_Msg.text(ASSISTANT, attributed(u), i))
+        elif u.kind == "own":
+            if u.text:
+                msgs.append(_Msg.text(ASSISTANT, u.text, i))
+            if u.calls:
+                msgs.append(_Msg("calls", ASSISTANT, "", i, calls=u.calls))
+        else:
+            msgs.append(_Msg("result", "tool", u.text, i, answers=u.call))
+    return msgs
+
+
+def _one_call_per_message(msgs):
+    """llama3-json (vLLM's Llama 3.1/3.2 JSON templates allow one call per message): a message of N calls followed
+    by its N results becomes call 1, result 1, call 2, result 2, …"""
+    out, i = [], 0
+    while i < len(msgs):
+        m = msgs[i]
+        i += 1
+        if m.kind != "calls":
+            out.append(m)
+            continue
+        results = []
+        while i < len(msgs) and msgs[i].kind == "result":
+            results.append(msgs[i])
+            i += 1
+        for c in m.calls:
+            out.append(_Msg("calls", ASSISTANT, "", m.unit, calls=[c]))
+            out.extend(r for r in results if r.answers is c)
     return out
 
 
-def _template_messages(units, narration_role, split_calls=False):
-    """The messages of the non-alternating profiles: one per unit, an own unit's text before its calls."""
-    messages = []
-    for i, u in enumerate(units):
-        if u.kind == "narration":
-            messages.append(_message(narration_role, u.text))
-        elif u.kind == "user":
-            messages.append(_message(USER, u.text))
-        elif u.kind == "other":
-            messages.append(_message(ASSISTANT, attributed(u)))
-        elif u.kind == "own":
-            if not u.calls:
-                messages.append(_message(ASSISTANT, u.text))
-                continue
-            if u.text:
-                messages.append(_message(ASSISTANT, u.text))
-            if not split_calls:
-                messages.append(_message(ASSISTANT, "", calls=u.calls))
-            # llama3-json: one message per call, each followed by its result (placed when the results come)
+def _llama3_opening(msgs):
+    """The Llama 3.1/3.2 JSON templates take the first message after the system message as the user's (they put the
+    tool list into it): a transcript that opens otherwise gets an opening user line, an empty one the continuation
+    line."""
+    if not msgs:
+        msgs.append(_Msg.text(USER, CONTINUE_LINE))
+    elif msgs[0].role == "system":
+        msgs.insert(0, _Msg.text(USER, OPENING_NARRATION_LINE))
+    elif msgs[0].role == ASSISTANT:
+        msgs.insert(0, _Msg.text(USER, OPENING_LINE))
+
+
+def _join_same_role(msgs):
+    """Consecutive text messages of one role joined with a blank line (mistral-tools alternates strictly)."""
+    out = []
+    for m in msgs:
+        last = out[-1] if out else None
+        if last is not None and last.kind == "text" and m.kind == "text" and last.role == m.role:
+            out[-1] = _Msg.text(m.role, last.content + "\n\n" + m.content, last.unit)
         else:
-            messages.append(_message("tool", u.text, call_id=result_id(u)))
-    return messages
+            out.append(m)
+    return out
 
 
-def _llama3_messages(units):
-    """One call per assistant message, each followed by its result: call 1, result 1, call 2, result 2."""
-    messages = []
-    open_calls = []  # the calls of the last own unit still waiting for their result message
-    for u in units:
-        if u.kind == "own" and u.calls:
-            if u.text:
-                messages.append(_message(ASSISTANT, u.text))
-            open_calls = list(u.calls)
-            messages.append(_message(ASSISTANT, "", calls=[open_calls.pop(0)]))
-        elif u.kind == "result":
-            messages.append(_message("tool", u.text, call_id=result_id(u)))
-            if open_calls:
-                messages.append(_message(ASSISTANT, "", calls=[open_calls.pop(0)]))
-        else:
-            while open_calls:  # calls without a result message (not in a well-formed snapshot): none is lost
-                messages.append(_message(ASSISTANT, "", calls=[open_calls.pop(0)]))
-            messages.extend(_template_messages([u], "system"))
-    return messages
+def _mistral_ends(msgs):
+    """mistral-tools starts with a user turn and ends with a user message (shared steps)."""
+    if msgs and msgs[0].role == ASSISTANT:
+        msgs.insert(0, _Msg.text(USER, OPENING_LINE))
+    if not msgs or msgs[-1].kind != "text" or msgs[-1].role != USER:
+        msgs.append(_Msg.text(USER, CONTINUE_LINE))
 
 
-def _strict_template_messages(units, own_calls_as_text, to_agent):
-    """mistral-tools and alternating: user and assistant text alternate, starting and ending with user;
-    consecutive text of one role joined with a blank line."""
-    messages = []  # text messages are lists of parts until joined
-    last_text_role = None
+def _mistral_fillers(msgs):
+    """vLLM's Mistral templates require the messages other than results and calls to alternate user/assistant. Two
+    text messages of one role with only calls and results between them get an empty message of the other role at
+    the turn boundary: an empty user message right after an assistant text when calls of another unit follow it (the
+    user turn that starts the next assistant turn); otherwise right before the second message."""
+    out, last_text = [], -1
+    for m in msgs:
+        if m.kind == "text" and last_text >= 0 and out[last_text].role == m.role:
+            previous, at = out[last_text], len(out)
+            if m.role == ASSISTANT:
+                at = next((j for j in range(last_text + 1, len(out))
+                           if out[j].kind == "calls" and out[j].unit != previous.unit), len(out))
+            out.insert(at, _Msg.text(ASSISTANT if m.role == USER else USER, ""))
+        out.append(m)
+        if m.kind == "text":
+            last_text = len(out) - 1
+    return out
 
-    def add_text(role, value):
-        nonlocal last_text_role
-        if messages and messages[-1]["role"] == role and "parts" in messages[-1]:
-            messages[-1]["parts"].append(value)
-        else:
-            if last_text_role is None and role == ASSISTANT:
-                messages.append({"role": USER, "parts": [OPENING_LINE]})
-            elif last_text_role == role:
-                # two turns of one role that cannot be joined (calls or results between): the missing turn, empty
-                messages.append({"role": ASSISTANT if role == USER else USER, "parts": []})
-            messages.append({"role": role, "parts": [value]})
-        last_text_role = role
 
+def _alternating_turns(units, to_agent):
+    """chat-template:alternating: strict turns of single strings; an own unit is its text, then one line per call
+    (separated by line breaks), a result the line [result: …]; the texts of one turn joined with a blank line."""
+    items = []
     for u in units:
         if u.kind in ("narration", "user"):
-            add_text(USER, u.text)
+            items.append((USER, u.text))
         elif u.kind == "other":
-            add_text(ASSISTANT, attributed(u))
-        elif u.kind == "own" and own_calls_as_text:
-            add_text(ASSISTANT, u.text)
-            for c in u.calls:
-                add_text(ASSISTANT, "[" + to_agent + " called " + c.tool + "(" + escape(c.arguments) + ")]")
+            items.append((ASSISTANT, attributed(u)))
         elif u.kind == "own":
-            if u.text or not u.calls:
-                add_text(ASSISTANT, u.text)
-            if u.calls:
-                if last_text_role is None:
-                    add_text(USER, OPENING_LINE)
-                messages.append(_message(ASSISTANT, "", calls=u.calls))
-        elif own_calls_as_text:
-            add_text(USER, "[result: " + escape(u.text) + "]")
+            lines = ([u.text] if u.text else []) + [
+                "[" + to_agent + " called " + c.tool + "(" + escape(c.arguments) + ")]" for c in u.calls]
+            items.append((ASSISTANT, "\n".join(lines)))
         else:
-            messages.append(_message("tool", u.text, call_id=result_id(u)))
-    last = messages[-1] if messages else None
-    if last is None or last["role"] != USER or "parts" not in last:
-        add_text(USER, CONTINUE_LINE)
-    return [_message(m["role"], "\n\n".join(p for p in m["parts"] if p)) if "parts" in m else m for m in messages]
+            items.append((USER, "[result: " + escape(u.text) + "]"))
+    return [_Msg.text(role, "\n\n".join(texts)) for role, texts in strict_turns(items, lambda _text: False)]
 
 
 def chat_template(profile):
@@ -410,20 +443,22 @@ def chat_template(profile):
         id_map = []
         if profile == "mistral-tools":
             id_map = assign_ids(calls_of(units), _MISTRAL_ID.fullmatch, mistral_id)
+        # DeepSeek-V3's, InternLM2's, Mistral's and the publishers' templates read one system message, the first
         moved = profile in ("single-system", "mistral-tools", "alternating")
         notes = notes_for(units, moved_narration=moved, attributed_text=True,
                           own_calls_as_text=profile == "alternating")
-        if profile == "chatml-tools":
-            body = _template_messages(units, "system")
-        elif profile == "single-system":
-            body = _template_messages(units, USER)
-        elif profile == "llama3-json":
-            body = _llama3_messages(units)
-            if body and body[0]["role"] != USER:
-                body.insert(0, _message(USER, OPENING_LINE))
+        if profile == "alternating":
+            msgs = _alternating_turns(units, snapshot["to_agent"])
         else:
-            body = _strict_template_messages(units, profile == "alternating", snapshot["to_agent"])
-        messages = [_message("system", system_text(snapshot, notes))] + body
+            msgs = _template_messages(units, USER if moved else "system")
+        if profile == "llama3-json":
+            msgs = _one_call_per_message(msgs)
+            _llama3_opening(msgs)
+        elif profile == "mistral-tools":
+            msgs = _join_same_role(msgs)
+            _mistral_ends(msgs)
+            msgs = _mistral_fillers(msgs)
+        messages = [{"role": "system", "content": system_text(snapshot, notes)}] + [m.json() for m in msgs]
         return {"model": model, "messages": messages}, id_map
     return build
 
