@@ -13,6 +13,7 @@ import unittest
 
 import dialects
 import prompts
+import settings
 from dialects import CONTINUE_LINE, OPENING_LINE, escape
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -164,6 +165,16 @@ class OutputLinesTest(unittest.TestCase):
                 {"call_id": "c1", "tool": "ls", "arguments": "{}"}]})]), "gemini")
         with self.assertRaisesRegex(ValueError, "answers 'c9'"):
             dialects.request(snapshot([own("", ("c1", "ls", "{}")), result("c9", "x")]), "gemini")
+
+
+class DialectSettingTest(unittest.TestCase):
+
+    def test_should_default_to_openai_chat_and_refuse_an_unknown_dialect(self):
+        self.assertEqual(settings.load({})["DIALECT"], "openai-chat")
+        self.assertEqual(settings.load({"DIALECT": "chat-template:mistral-tools"})["DIALECT"],
+                         "chat-template:mistral-tools")
+        with self.assertRaisesRegex(settings.SettingsError, "DIALECT must be one of openai-chat, "):
+            settings.load({"DIALECT": "mistral-tools"})
 
 
 class HandCheckedTest(unittest.TestCase):
