@@ -7,6 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.google.genai.types.Content;
 import com.google.genai.types.GenerateContentConfig;
 
+import dev.baton.consumer.dialect.Dialect;
+import dev.baton.consumer.dialect.ReceiverRequest;
+
 /**
  * The {@code gemini} request (docs/receivers.md: {@code systemInstruction}, {@code contents}) as the arguments of
  * google-genai's {@code Models.generateContent(model, contents, config)}: the contents and a config that carries the
@@ -15,9 +18,9 @@ import com.google.genai.types.GenerateContentConfig;
  * on the class path.
  *
  * <pre>{@code
- * JsonNode body = ReceiverRequests.build(snapshot, Dialect.GEMINI, options).body();
- * GeminiAdapter.Request request = GeminiAdapter.request(body);
- * GenerateContentResponse reply = client.models.generateContent(model, request.contents(), request.config());
+ * ReceiverRequest request = ReceiverRequests.build(snapshot, Dialect.GEMINI, options);
+ * GeminiAdapter.Request typed = GeminiAdapter.request(request);
+ * GenerateContentResponse reply = client.models.generateContent(options.model(), typed.contents(), typed.config());
  * }</pre>
  */
 public final class GeminiAdapter {
@@ -30,6 +33,15 @@ public final class GeminiAdapter {
     }
 
     private GeminiAdapter() {
+    }
+
+    /** The request's body as the SDK's typed request; the request must be of {@code gemini}. */
+    public static Request request(ReceiverRequest request) {
+        Dialect dialect = request.dialect();
+        if (dialect != Dialect.GEMINI) {
+            throw new IllegalArgumentException("a " + dialect + " request is not for this SDK call (gemini)");
+        }
+        return request(request.body());
     }
 
     /** The body's {@code contents} and {@code systemInstruction} as the SDK's types. */

@@ -4,17 +4,21 @@ import java.time.Duration;
 
 import com.anthropic.client.AnthropicClient;
 import com.anthropic.client.okhttp.AnthropicOkHttpClient;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.google.genai.Client;
 import com.google.genai.types.HttpOptions;
 import com.google.genai.types.HttpRetryOptions;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 
+import dev.baton.consumer.dialect.Dialect;
+import dev.baton.consumer.dialect.ReceiverRequest;
+
 /**
  * Each provider's official client, pointed at a {@link LoopbackReceiver}: loopback base URL, a dummy key, no
- * retries, short timeouts, so a test never reaches the network and never waits long. {@link #send} sends one
- * dialect body through the matching adapter and client.
+ * retries, short timeouts, so a test never reaches the network and never waits long. Gemini's API version is
+ * named ({@code v1beta}, the Gemini API's documented endpoint): with a base URL of its own and no version,
+ * google-genai 2.6.0 posts to {@code /v1/}. {@link #send} sends one
+ * dialect request through the matching adapter and client.
  */
 final class SdkSenders implements AutoCloseable {
 
@@ -31,22 +35,23 @@ final class SdkSenders implements AutoCloseable {
         anthropic = AnthropicOkHttpClient.builder().apiKey("test-key").baseUrl(baseUrl).maxRetries(0).timeout(TIMEOUT)
                 .build();
         gemini = Client.builder().apiKey("test-key").vertexAI(false)
-                .httpOptions(HttpOptions.builder().baseUrl(baseUrl).timeout((int) TIMEOUT.toMillis())
+                .httpOptions(HttpOptions.builder().baseUrl(baseUrl).apiVersion("v1beta").timeout((int) TIMEOUT.toMillis())
                         .retryOptions(HttpRetryOptions.builder().attempts(1).build()).build())
                 .build();
     }
 
-    /** Sends {@code body}, a request of {@code dialect} ({@code openai-chat}, {@code chat-template:…}, …). */
-    void send(String dialect, JsonNode body) {
-        if (dialect.equals("openai-chat") || dialect.startsWith("chat-template:")) {
-            openAi.chat().completions().create(OpenAiChatAdapter.params(body));
-        } else if (dialect.equals("openai-responses")) {
-            openAi.responses().create(OpenAiResponsesAdapter.params(body));
-        } else if (dialect.equals("anthropic-messages")) {
-            anthropic.messages().create(AnthropicMessagesAdapter.params(body));
-        } else if (dialect.equals("gemini")) {
-            GeminiAdapter.Request request = GeminiAdapter.request(body);
-            gemini.models.generateContent(GEMINI_MODEL, request.contents(), request.config());
+    /** Sends the request through its dialect's adapter and SDK client (Gemini's model: {@link #GEMINI_MODEL}). */
+    void send(ReceiverRequest request) {
+        Dialect dialect = request.dialect();
+        if (dialect == Dialect.OPENAI_CHAT || dialect.isChatTemplate()) {
+            openAi.chat().completions().create(OpenAiChatAdapter.params(request));
+        } else if (dialect == Dialect.OPENAI_RESPONSES) {
+            openAi.responses().create(OpenAiResponsesAdapter.params(request));
+        } else if (dialect == Dialect.ANTHROPIC_MESSAGES) {
+            anthropic.messages().create(AnthropicMessagesAdapter.params(request));
+        } else if (dialect == Dialect.GEMINI) {
+            GeminiAdapter.Request typed = GeminiAdapter.request(request);
+            gemini.models.generateContent(GEMINI_MODEL, typed.contents(), typed.config());
         } else {
             throw new IllegalArgumentException("no SDK for dialect " + dialect);
         }
