@@ -24,14 +24,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.consumer.dialect.Dialect;
 import dev.baton.consumer.dialect.ReceiverRequest;
 import dev.baton.consumer.dialect.ReceiverRequests;
+import dev.baton.consumer.dialect.RequestCheck;
 import dev.baton.consumer.dialect.RequestOptions;
 
 /**
  * Every dialect's request, built by the Java kit from each snapshot of the shared vectors
  * (examples/consumers/testdata/dialects.jsonl) and of this package's hand-made cases, sent by the provider's
  * official Java SDK to a {@link LoopbackReceiver}. The JSON on the wire (a) equals the dialect's JSON as a value
- * (numbers by value), after removing only the fields the SDK adds itself ({@link #SDK_ADDED}); (b) keeps the
- * provider's documented rules ({@link ProviderRules}, each citing its page) and, for the chat-completions bodies,
+ * (numbers by value), after removing only the fields the SDK adds itself ({@link #SDK_ADDED}); (b) passes the kit's
+ * {@link RequestCheck} (receiver rules and the dialect invariants), keeps the provider's documented rules as this
+ * package checks them on the wire ({@link ProviderRules}, each citing its page) and, for the chat-completions bodies,
  * validates against OpenAI's published {@code CreateChatCompletionRequest} schema ({@link OpenAiSchema}; needs the
  * shared folder: set {@code BATON_SHARED_DIR}).
  *
@@ -98,6 +100,8 @@ class SdkRoundTripTest {
                 .isTrue();
         assertThat(sent.path()).isEqualTo(expectedPath(dialect));
         assertThat(ProviderRules.violations(dialect.name(), wire)).as("provider rules of %s", wire).isEmpty();
+        ReceiverRequest arrived = new ReceiverRequest(dialect, (ObjectNode) wire, request.idMap());
+        assertThat(RequestCheck.violations(snapshot, dialect, arrived)).as("RequestCheck of %s", wire).isEmpty();
         if (dialect == Dialect.OPENAI_CHAT || dialect.isChatTemplate()) {
             assertThat(OpenAiSchema.chatRequestErrors(sent.body())).as("CreateChatCompletionRequest of %s", wire).isEmpty();
         }
