@@ -17,10 +17,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -188,27 +190,29 @@ class ConsoleBrowserIT {
     private static void awaitSnapshots(int count) {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(kafka.consumerProps("console-it-reader"))) {
             consumer.subscribe(List.of("baton.context-snapshots"));
-            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-            int seen = 0;
-            while (seen < count && System.nanoTime() < deadline) {
-                seen += consumer.poll(Duration.ofMillis(200)).count();
-            }
-            assertThat(seen).as("snapshots").isEqualTo(count);
+            AtomicInteger seen = new AtomicInteger();
+            Awaitility.await(count + " snapshots").atMost(Duration.ofSeconds(90)).pollInSameThread()
+                    .pollInterval(Duration.ZERO)
+                    .until(() -> seen.addAndGet(consumer.poll(Duration.ofMillis(200)).count()) >= count);
+            assertThat(seen.get()).as("snapshots").isEqualTo(count);
         }
     }
 
-    private void awaitReady(String url, Process process, Path log) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (System.nanoTime() < deadline) {
-            assertThat(process.isAlive()).as("baton run exited early:\n%s", Files.readString(log)).isTrue();
-            try {
-                if (get(url, null).statusCode() == 200) return;
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(250);
+    private void awaitReady(String url, Process process, Path log) {
+        Awaitility.await(url).atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
+                .failFast("baton run exited early", () -> assertThat(process.isAlive())
+                        .as("baton run exited early:\n%s", Files.readString(log)).isTrue())
+                .untilAsserted(() -> assertThat(status(url)).as("%s did not become ready:\n%s", url, Files.readString(log))
+                        .isEqualTo(200));
+    }
+
+    /** The status {@code url} answers with, -1 while nothing listens. */
+    private int status(String url) throws InterruptedException {
+        try {
+            return get(url, null).statusCode();
+        } catch (IOException notYet) {
+            return -1;
         }
-        throw new AssertionError(url + " did not become ready:\n" + Files.readString(log));
     }
 
     private HttpResponse<String> get(String url, String token) throws IOException, InterruptedException {

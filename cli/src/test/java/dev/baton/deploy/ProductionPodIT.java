@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.NewTopic;
@@ -27,6 +28,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -309,18 +312,20 @@ class ProductionPodIT {
                 new ByteArrayDeserializer())) {
             consumer.subscribe(List.of("baton.context-snapshots"));
             // a bound on waiting, not a speed assertion: a snapshot that has not come in two minutes will not come
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-            while (System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    ContextSnapshot snapshot = codec.deserialize(r.value());
-                    if (snapshot.getSessionId().equals(session)) {
-                        return snapshot;
-                    }
-                }
-            }
+            return Awaitility.await("a snapshot of " + tenant + "/" + session).atMost(Duration.ofMinutes(2))
+                    .pollInSameThread().pollInterval(Duration.ZERO).until(() -> {
+                        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                            ContextSnapshot snapshot = codec.deserialize(r.value());
+                            if (snapshot.getSessionId().equals(session)) {
+                                return snapshot;
+                            }
+                        }
+                        return null;
+                    }, Objects::nonNull);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("no snapshot of " + tenant + "/" + session + " within 2 minutes; pod log:\n"
+                    + podman.run(Duration.ofMinutes(1), null, List.of("logs", "--tail", "60", CONTAINER)).output(), e);
         }
-        throw new AssertionError("no snapshot of " + tenant + "/" + session + " within 2 minutes; pod log:\n"
-                + podman.run(Duration.ofMinutes(1), null, List.of("logs", "--tail", "60", CONTAINER)).output());
     }
 
     private static ObjectNode envelope(String tenant, String session, int n) {

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
 
 /**
  * A real one-node KRaft broker in a child JVM ({@code kafka.Kafka}, from this test's class path), with two client
@@ -99,21 +103,25 @@ final class StandaloneBroker implements AutoCloseable {
         awaitAnswer(log);
     }
 
-    private void awaitAnswer(Path log) throws IOException, InterruptedException {
+    private void awaitAnswer(Path log) throws IOException {
         // a broker that has not started within two minutes on this machine is broken, not slow
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new AssertionError("the broker exited:\n" + Files.readString(log, StandardCharsets.UTF_8));
-            }
-            try (Admin admin = admin()) {
-                admin.describeCluster().nodes().get(5, TimeUnit.SECONDS);
-                return;
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException notYet) {
-                Thread.sleep(300);
-            }
+        try {
+            Awaitility.await("the broker's answer").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(300))
+                    .failFast("the broker exited", () -> !process.isAlive()).until(this::answers);
+        } catch (ConditionTimeoutException | TerminalFailureException e) {
+            throw new AssertionError((process.isAlive() ? "the broker did not answer within 2 minutes:\n"
+                    : "the broker exited:\n") + Files.readString(log, StandardCharsets.UTF_8), e);
         }
-        throw new AssertionError("the broker did not answer within 2 minutes:\n" + Files.readString(log, StandardCharsets.UTF_8));
+    }
+
+    /** True once the broker describes its cluster. */
+    private boolean answers() throws InterruptedException {
+        try (Admin admin = admin()) {
+            admin.describeCluster().nodes().get(5, TimeUnit.SECONDS);
+            return true;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException notYet) {
+            return false;
+        }
     }
 
     Admin admin() {

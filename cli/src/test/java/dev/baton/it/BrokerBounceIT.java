@@ -116,7 +116,7 @@ class BrokerBounceIT {
                             + "full again in %.1f s and round 4 complete in %.1f s%n", victim, corpus.lines().size(),
                     actual.size(), downSnapshots, fullIsr, afterReturn);
             assertThat(baton.isAlive()).as(baton.log()).isTrue();
-            assertThat(kafka.positionsIn(DLQ, "bounce-dlq-reader", Duration.ofSeconds(5))).as("nothing dead-lettered").isEmpty();
+            assertThat(kafka.positionsIn(DLQ, "bounce-dlq-reader", Duration.ofMinutes(1))).as("nothing dead-lettered").isEmpty();
         }
 
         Map<String, byte[]> expected = renderDirectly(corpus.lines());

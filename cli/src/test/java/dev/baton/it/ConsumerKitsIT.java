@@ -35,6 +35,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -230,22 +231,23 @@ class ConsumerKitsIT {
         }
     }
 
-    private static void awaitReady(String url) throws Exception {
+    private static void awaitReady(String url) {
         HttpClient http = HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (System.nanoTime() < deadline) {
-            assertThat(baton.isAlive()).as("baton run exited:\n%s", Files.readString(dir.resolve("run.log"))).isTrue();
-            try {
-                if (http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.discarding())
-                        .statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(250);
+        Awaitility.await(url).atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
+                .failFast("baton run exited", () -> assertThat(baton.isAlive())
+                        .as("baton run exited:\n%s", Files.readString(dir.resolve("run.log"))).isTrue())
+                .untilAsserted(() -> assertThat(status(http, url))
+                        .as("baton run not ready:\n%s", Files.readString(dir.resolve("run.log"))).isEqualTo(200));
+    }
+
+    /** The status {@code url} answers with, -1 while nothing listens. */
+    private static int status(HttpClient http, String url) throws InterruptedException {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
+        } catch (IOException notYet) {
+            return -1;
         }
-        throw new AssertionError("baton run not ready:\n" + Files.readString(dir.resolve("run.log")));
     }
 
     // ---- delivery, dedupe, the JSON form and authentication, per kit ----
@@ -456,10 +458,11 @@ class ConsumerKitsIT {
             List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
             try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(kafka.consumerProps("kits-it-copy"))) {
                 c.subscribe(List.of("baton.context-snapshots"));
-                long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-                while (records.size() < expected.size() && System.nanoTime() < deadline) {
-                    c.poll(Duration.ofMillis(200)).forEach(records::add);
-                }
+                Awaitility.await(expected.size() + " snapshots").atMost(Duration.ofSeconds(120)).pollInSameThread()
+                        .pollInterval(Duration.ZERO).until(() -> {
+                            c.poll(Duration.ofMillis(200)).forEach(records::add);
+                            return records.size() >= expected.size();
+                        });
             }
             assertThat(records).hasSize(expected.size()).hasSizeGreaterThanOrEqualTo(3);
             snapshotRecords = records;

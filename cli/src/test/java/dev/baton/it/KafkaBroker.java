@@ -5,13 +5,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Consumer;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -94,21 +97,36 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback, A
     }
 
     /**
-     * Where the committed records of {@code topic} are ({@code topic-partition@offset}), read from the earliest
-     * offset for {@code window} as group {@code groupId}: e.g. to show that nothing was dead-lettered.
+     * Where the committed records of {@code topic} are ({@code topic-partition@offset}): every record committed when
+     * this is called (see {@link #readCommitted}), e.g. to show that nothing was dead-lettered.
      */
-    public List<String> positionsIn(String topic, String groupId, Duration window) {
+    public List<String> positionsIn(String topic, String groupId, Duration atMost) {
         List<String> seen = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps(groupId))) {
-            c.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + window.toNanos();
-            while (System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
-                    seen.add(r.topic() + "-" + r.partition() + "@" + r.offset());
-                }
-            }
-        }
+        readCommitted(topic, groupId, atMost, r -> seen.add(r.topic() + "-" + r.partition() + "@" + r.offset()));
         return seen;
+    }
+
+    /**
+     * Hands {@code each} every record of {@code topic} committed when this is called, from the earliest offset up to
+     * each partition's end as a read_committed consumer sees it (the last stable offset) — a read that ends when the
+     * records are read, not after a time that a loaded machine may not fill; {@code atMost} only bounds it.
+     */
+    public void readCommitted(String topic, String groupId, Duration atMost, Consumer<ConsumerRecord<byte[], byte[]>> each) {
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps(groupId))) {
+            List<TopicPartition> partitions = c.partitionsFor(topic, atMost).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            if (partitions.isEmpty()) {
+                throw new IllegalStateException("no topic " + topic);
+            }
+            c.assign(partitions);
+            c.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = c.endOffsets(partitions, atMost);
+            Awaitility.await("the committed records of " + topic).atMost(atMost).pollInSameThread()
+                    .pollInterval(Duration.ZERO).until(() -> {
+                        c.poll(Duration.ofMillis(200)).forEach(each);
+                        return ends.entrySet().stream().allMatch(e -> c.position(e.getKey()) >= e.getValue());
+                    });
+        }
     }
 
     /** Byte-array consumer properties reading committed records only, from the earliest offset. */

@@ -169,17 +169,9 @@ class NoPoisonPillIT {
 
     /** code: message of every dead letter on {@code topic}. */
     private List<String> deadLetters(String topic) {
-        java.util.Properties props = kafka.consumerProps("np-count-" + topic);
         List<String> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(300))) {
-                    out.add(header(r, "baton.error.code") + ": " + header(r, "baton.error.message"));
-                }
-            }
-        }
+        kafka.readCommitted(topic, "np-count-" + topic, Duration.ofMinutes(1),
+                r -> out.add(header(r, "baton.error.code") + ": " + header(r, "baton.error.message")));
         return out;
     }
 

@@ -170,7 +170,7 @@ class RegistryOutageIT {
             assertThat(failedThreads).doesNotEndWith(" 0.0")
                     .matches("kafka_stream_failed_stream_threads_total(\\{.*\\})? [0-9.]+");
             assertThat(baton.isAlive()).as(log).isTrue();
-            assertThat(kafka.positionsIn(DLQ, "outage-dlq-reader", Duration.ofSeconds(5))).as("nothing dead-lettered for the outage").isEmpty();
+            assertThat(kafka.positionsIn(DLQ, "outage-dlq-reader", Duration.ofMinutes(1))).as("nothing dead-lettered for the outage").isEmpty();
             assertThat(pause).as("seconds from the registry's return to the last snapshot").isLessThan(90.0);
         }
 

@@ -7,10 +7,13 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,7 +45,10 @@ class JsonlTest {
         try (Jsonl.Writer writer = Jsonl.writer(first)) {
             writer.write("{\"x\":1}");
         }
-        Thread.sleep(1100); // a timestamp in the gzip header would differ now
+        // a gzip header's timestamp counts seconds: once the clock is in a later second, one would differ
+        long writtenIn = Instant.now().getEpochSecond();
+        Awaitility.await("the clock's next second").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+                .until(() -> Instant.now().getEpochSecond() > writtenIn);
         try (Jsonl.Writer writer = Jsonl.writer(second)) {
             writer.write("{\"x\":1}");
         }

@@ -53,6 +53,8 @@ final class TenantTokens implements MeterBinder {
     /** False while failed closed: the file could not be read or parsed, every token is revoked. */
     private volatile boolean valid = true;
     private final AtomicLong failures = new AtomicLong();
+    /** Times {@link #reload()} ran: the one trace of a reload that changes nothing (e.g. while failed closed). */
+    private final AtomicLong reloads = new AtomicLong();
     private volatile long checkedAt = System.nanoTime();
 
     /** Reads {@code file}; fails when it cannot be read or a line is invalid (at start, a mistake must be loud). */
@@ -90,6 +92,7 @@ final class TenantTokens implements MeterBinder {
 
     /** Reads and parses the file; fails closed (every token revoked) when it cannot. */
     synchronized void reload() {
+        reloads.incrementAndGet(); // before the read, so a count taken after a change to the file sees it
         try {
             byte[] content = Files.readAllBytes(file);
             byte[] digest = sha256(content);
@@ -175,6 +178,11 @@ final class TenantTokens implements MeterBinder {
             out.add(new Entry(sha256(parts[0]), tenants));
         }
         return List.copyOf(out);
+    }
+
+    /** Times the file was read again since start ({@link #reload()} ran), whatever the outcome. */
+    long reloads() {
+        return reloads.get();
     }
 
     int size() {

@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.streams.KafkaStreams;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,6 +53,8 @@ class HttpSlowClientsTest {
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(PROBE_TIMEOUT).build();
     private final ExecutorService slowClients = Executors.newCachedThreadPool();
     private final AtomicBoolean stop = new AtomicBoolean();
+    /** Slow clients that have connected and sent their first bytes (each counted once). */
+    private final AtomicInteger clientsUnderWay = new AtomicInteger();
 
     @BeforeEach
     void start() throws IOException {
@@ -103,6 +106,7 @@ class HttpSlowClientsTest {
         for (int c = 0; c < 32; c++) {
             int kind = c % 3;
             crowd.add(CompletableFuture.supplyAsync(() -> {
+                boolean counted = false;
                 while (!stop.get() && System.nanoTime() < until) {
                     try (Socket s = new Socket()) {
                         s.connect(new InetSocketAddress("127.0.0.1", http.port()), 2_000);
@@ -118,6 +122,10 @@ class HttpSlowClientsTest {
                             }
                         }
                         out.flush();
+                        if (!counted) {
+                            counted = true;
+                            clientsUnderWay.incrementAndGet();
+                        }
                     } catch (IOException e) {
                         // refused or reset while the server is busy: the crowd reconnects
                     }
@@ -135,8 +143,9 @@ class HttpSlowClientsTest {
      * its deadline: every probe must be answered 200 in time.
      */
     private void probeUntilDone(List<CompletableFuture<Boolean>> clients) throws Exception {
-        // the slow clients are connected and holding threads before the first probe
-        Thread.sleep(500);
+        // the slow clients are connected and holding threads before the first probe (or one is already done)
+        Awaitility.await("every slow client connected").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
+                .until(() -> clientsUnderWay.get() >= clients.size() || clients.stream().anyMatch(CompletableFuture::isDone));
         int probes = 0;
         List<String> paths = List.of("/healthz", "/readyz", "/metrics");
         while (clients.stream().anyMatch(f -> !f.isDone())) {
@@ -172,6 +181,7 @@ class HttpSlowClientsTest {
                 InputStream in = s.getInputStream();
                 out.write(bytes, 0, first);
                 out.flush();
+                clientsUnderWay.incrementAndGet();
                 int sent = first;
                 while (!stop.get() && System.nanoTime() < giveUp) {
                     if (closedByServer(in)) {

@@ -37,6 +37,7 @@ class TokenRevocationTest {
     @TempDir
     Path dir;
     private Path tokens;
+    private TenantTokens tenantTokens;
     private HttpEndpoints http;
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -47,7 +48,7 @@ class TokenRevocationTest {
         HttpEndpoints.QueryHandler handler = (tenant, session, params, forwarded, authorization) ->
                 new SessionQuery.Answer(200, "text/plain", "ok".getBytes(StandardCharsets.UTF_8));
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        TenantTokens tenantTokens = new TenantTokens(tokens);
+        tenantTokens = new TenantTokens(tokens);
         tenantTokens.bindTo(metrics);
         http = new HttpEndpoints(new HttpEndpoints.Settings("127.0.0.1", 0, 2048, 4), () -> KafkaStreams.State.RUNNING,
                 metrics, () -> handler, tenantTokens);
@@ -78,7 +79,7 @@ class TokenRevocationTest {
         assertThat(metrics()).contains("baton_http_tokens_valid 0.0").contains("baton_http_tokens_reload_failures_total 1.0");
 
         Files.delete(tokens); // and missing: still closed, the same failure (counted once)
-        Thread.sleep(1_100);
+        awaitAReloadOfTheFileAsItIsNow(); // 503 and one failure already held before: show a reload saw it missing
         assertThat(query("acme", ACME_TOKEN)).isEqualTo(503);
         assertThat(metrics()).contains("baton_http_tokens_reload_failures_total 1.0");
 
@@ -101,6 +102,19 @@ class TokenRevocationTest {
         Path next = dir.resolve("tokens.next");
         Files.writeString(next, content);
         Files.move(next, tokens, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * Returns once the file has been read again after this call (queries ask for the reload), so what follows
+     * holds for the file as it is now, not for what was read before.
+     */
+    private void awaitAReloadOfTheFileAsItIsNow() {
+        long before = tenantTokens.reloads();
+        Awaitility.await("a reload of the tokens file").atMost(RELOAD_BOUND).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(100)).until(() -> {
+                    query("acme", ACME_TOKEN);
+                    return tenantTokens.reloads() > before;
+                });
     }
 
     /** The status of a query once it is no longer {@code before} (within {@link #RELOAD_BOUND}). */
