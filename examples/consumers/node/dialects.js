@@ -31,25 +31,52 @@ const NOTES = Object.freeze({
 });
 const OPENS_WITH_ASSISTANT = '(hand-off: the conversation opens with an assistant turn)';
 const CONTINUE = '(hand-off: continue from here)';
+// chat-template:llama3-json only: the user message before a transcript that opens with narration
+const OPENS_WITH_NARRATION = '(hand-off: the conversation opens with narrated lines)';
 
 // ---- shared steps -------------------------------------------------------------------------------------------
 
-// The snapshot's messages as units (docs/receivers.md, "Shared steps"); own calls with their arguments' text.
+// The snapshot's messages as units (docs/receivers.md, "Shared steps"), as the Java kit's SnapshotUnits reads
+// them: a message with empty content and no calls is no unit (nothing of it to send; receivers refuse empty
+// blocks); a named assistant message with calls is refused (R1: Baton narrates another agent's calls), and so is a
+// result that answers no unanswered call of the assistant message before it. Each own call is
+// {position (1-based, request order), id, tool, args (exact text)}; each result unit has the call it answers.
 function unitsOf(snapshot) {
-  return (snapshot.messages || []).map((m) => {
+  const units = [];
+  let position = 0;
+  let pending = []; // the calls of the last assistant message with calls that no result answered yet (R5)
+  for (const m of snapshot.messages || []) {
     const content = m.content == null ? '' : m.content;
-    if (m.role === 'system') return { kind: 'narration', content };
-    if (m.role === 'user') return { kind: 'user', content };
-    if (m.role === 'tool') return { kind: 'result', content, callId: m.tool_call_id };
-    if (m.role === 'assistant' && m.name != null) return { kind: 'other', content, name: m.name };
-    if (m.role === 'assistant') {
-      const calls = (m.tool_calls || []).map((c) => ({ id: c.call_id, tool: c.tool,
-        args: prompts.argumentsText(c.arguments) }));
-      return { kind: 'own', content, calls };
-    }
-    throw new Error(`unknown role ${m.role}`);
-  });
+    const calls = m.tool_calls || [];
+    if (m.role === 'system' || m.role === 'user') {
+      if (content !== '') units.push({ kind: m.role === 'system' ? 'narration' : 'user', content });
+    } else if (m.role === 'assistant' && m.name != null) {
+      if (calls.length > 0) {
+        throw new Error(`assistant message of ${m.name} carries tool calls: only the receiver's own (unnamed) `
+          + 'assistant messages do');
+      }
+      if (content !== '') units.push({ kind: 'other', content, name: m.name });
+    } else if (m.role === 'assistant') {
+      const own = calls.map((c) => {
+        position += 1;
+        return { position, id: c.call_id, tool: c.tool, args: prompts.argumentsText(c.arguments) };
+      });
+      if (own.length > 0) pending = [...own];
+      if (own.length > 0 || content !== '') units.push({ kind: 'own', content, calls: own });
+    } else if (m.role === 'tool') {
+      // a run that reused ids names the same id twice: the first unanswered call of that id is the one
+      const at = pending.findIndex((c) => c.id === m.tool_call_id);
+      if (at < 0) {
+        throw new Error(`tool message answers ${m.tool_call_id}, which is no unanswered call of the assistant `
+          + 'message before it');
+      }
+      units.push({ kind: 'result', content, call: pending.splice(at, 1)[0] });
+    } else throw new Error(`unknown message role ${m.role}`);
+  }
+  return units;
 }
+
+const callsOf = (units) => units.filter((u) => u.kind === 'own').flatMap((u) => u.calls);
 
 function systemText(snapshot, notes) {
   return [snapshot.framing.system_prompt, ...notes, snapshot.brick].filter((p) => p).join('\n\n');
@@ -61,7 +88,7 @@ function notesFor(units, { moved = false, attributed = false, callsAsText = fals
   const notes = [];
   if (moved && has('narration')) notes.push(NOTES.movedNarration);
   if (attributed && has('other')) notes.push(NOTES.attributedText);
-  if (callsAsText && units.some((u) => u.kind === 'own' && u.calls.length > 0)) notes.push(NOTES.ownCallsAsText);
+  if (callsAsText && callsOf(units).length > 0) notes.push(NOTES.ownCallsAsText);
   return notes;
 }
 
@@ -72,94 +99,50 @@ function escape(text) {
   return text.replace(/(^|\r\n|\r|\n)(?=[[(…\\])/g, '$1\\');
 }
 
-// Call ids: every own call gets the id the dialect sends (kept when valid and unused, else newId(n)), and every
-// result the id of the call it answers: the call of that id in the assistant message that precedes it (a run that
-// reused ids names the same id twice; adjacency says which call each answers). Mutates the units' calls and
-// results (id -> sent id); returns the id_map. `valid` null: no id is changed.
+// docs/receivers.md "Ids": every call gets `sent`, the id the dialect sends: its own when `valid` (null: every id
+// is) and not used by an earlier call of the request, else newId(n) for its position n, skipping ids kept in the
+// request or already given. Results send their call's `sent`. Returns the id_map, in request order.
 function assignIds(units, valid, newId) {
-  const idMap = [];
-  if (valid == null) {
-    units.forEach((u) => {
-      if (u.kind === 'own') u.calls.forEach((c) => { c.sent = c.id; });
-      if (u.kind === 'result') u.sent = u.callId;
-    });
-    return idMap;
-  }
-  const calls = units.filter((u) => u.kind === 'own').flatMap((u) => u.calls);
-  // the ids kept: valid, and not the id of an earlier call of the request
+  const calls = callsOf(units);
   const seen = new Set();
+  const renamed = [];
+  const taken = new Set();
   for (const c of calls) {
-    c.keep = c.id != null && valid(c.id) && !seen.has(c.id);
+    if (valid == null || (c.id != null && valid(c.id) && !seen.has(c.id))) {
+      c.sent = c.id;
+      taken.add(c.id);
+    } else renamed.push(c);
     seen.add(c.id);
   }
-  const taken = new Set(calls.filter((c) => c.keep).map((c) => c.id));
-  calls.forEach((c, index) => {
-    if (c.keep) {
-      c.sent = c.id;
-      return;
-    }
-    let n = index + 1;
+  return renamed.map((c) => {
+    let n = c.position;
     while (taken.has(newId(n))) n += 1;
     c.sent = newId(n);
     taken.add(c.sent);
-    idMap.push({ position: index + 1, original: c.id, mapped: c.sent });
+    return { position: c.position, original: c.id, mapped: c.sent };
   });
-  let pending = []; // the preceding assistant message's calls not yet answered
-  for (const u of units) {
-    if (u.kind === 'own') pending = [...u.calls];
-    else if (u.kind === 'result') {
-      const at = pending.findIndex((c) => c.id === u.callId);
-      if (at >= 0) {
-        u.sent = pending[at].sent;
-        u.call = pending[at];
-        pending.splice(at, 1);
-      } else u.sent = u.callId; // answers no call of the preceding message: left as it is
-    }
-  }
-  return idMap;
-}
-
-// The tool of the call a result answers (gemini's functionResponse.name), matched like assignIds.
-function linkResults(units) {
-  let pending = [];
-  for (const u of units) {
-    if (u.kind === 'own') pending = [...u.calls];
-    else if (u.kind === 'result' && !u.call) {
-      const at = pending.findIndex((c) => c.id === u.callId);
-      if (at >= 0) u.call = pending.splice(at, 1)[0];
-    }
-  }
 }
 
 const batonId = (n) => `baton_${n}`;
 const mistralId = (n) => `b${n.toString(36).padStart(8, '0')}`;
 
-// ---- strict two-role turns (anthropic-messages, gemini) ---------------------------------------------------
+// ---- turns of strict dialects ---------------------------------------------------------------------------------
 
-// Units as turns of two roles ("user"/"assistant"), each a list of blocks {kind: text|call|result, ...}; the
-// first turn a user turn, the last a user turn with text (docs/receivers.md, "Turns of strict dialects").
-function strictTurns(units) {
+// Role-tagged items [role, content] (role "user"/"assistant") grouped into alternating turns {role, items}: the
+// first a user turn (the opening line first where it would not be), the last a user turn with text (the
+// continuation line where it would not be, or where it holds only results: isResult). The lines are added as
+// strings; callers wrap them (docs/receivers.md, "Turns of strict dialects").
+function strictTurns(items, isResult) {
   const turns = [];
-  const push = (role, block) => {
-    if (block.kind === 'text' && block.text === '') return; // an empty text is no block (Anthropic refuses them)
+  for (const [role, content] of items) {
     const last = turns[turns.length - 1];
-    if (last && last.role === role) last.blocks.push(block);
-    else turns.push({ role, blocks: [block] });
-  };
-  for (const u of units) {
-    if (u.kind === 'narration' || u.kind === 'user') push('user', { kind: 'text', text: u.content });
-    else if (u.kind === 'other') push('assistant', { kind: 'text', text: attributed(u) });
-    else if (u.kind === 'own') {
-      push('assistant', { kind: 'text', text: u.content });
-      u.calls.forEach((c) => push('assistant', { kind: 'call', call: c }));
-    } else push('user', { kind: 'result', result: u });
+    if (last && last.role === role) last.items.push(content);
+    else turns.push({ role, items: [content] });
   }
-  if (turns.length > 0 && turns[0].role === 'assistant') {
-    turns.unshift({ role: 'user', blocks: [{ kind: 'text', text: OPENS_WITH_ASSISTANT }] });
-  }
+  if (turns.length > 0 && turns[0].role === 'assistant') turns.unshift({ role: 'user', items: [OPENS_WITH_ASSISTANT] });
   const last = turns[turns.length - 1];
-  if (!last || last.role === 'assistant') turns.push({ role: 'user', blocks: [{ kind: 'text', text: CONTINUE }] });
-  else if (!last.blocks.some((b) => b.kind === 'text')) last.blocks.push({ kind: 'text', text: CONTINUE });
+  if (!last || last.role === 'assistant') turns.push({ role: 'user', items: [CONTINUE] });
+  else if (last.items.every(isResult)) last.items.push(CONTINUE);
   return turns;
 }
 
@@ -181,158 +164,194 @@ function openaiResponses(snapshot, { model }) {
     else if (u.kind === 'own') {
       if (u.content !== '') message('assistant', u.content);
       u.calls.forEach((c) => input.push({ type: 'function_call', call_id: c.sent, name: c.tool, arguments: c.args }));
-    } else input.push({ type: 'function_call_output', call_id: u.sent, output: u.content });
+    } else input.push({ type: 'function_call_output', call_id: u.call.sent, output: u.content });
   }
   const instructions = systemText(snapshot, notesFor(units, { attributed: true }));
   return { request: { model, instructions, input }, idMap };
 }
 
+// The role-tagged items of anthropic-messages and gemini: text(role, TEXT) for texts (none when empty: Anthropic
+// refuses empty text blocks), call(c) and result(u) for the own calls and their results.
+function strictItems(units, { text, call, result }) {
+  const items = [];
+  const push = (role, value) => { if (value !== undefined) items.push([role, value]); };
+  for (const u of units) {
+    if (u.kind === 'narration' || u.kind === 'user') push('user', text(u.content));
+    else if (u.kind === 'other') push('assistant', text(attributed(u)));
+    else if (u.kind === 'own') {
+      push('assistant', text(u.content));
+      u.calls.forEach((c) => push('assistant', call(c)));
+    } else push('user', result(u));
+  }
+  return items;
+}
+
 function anthropicMessages(snapshot, { model, maxTokens }) {
   const units = unitsOf(snapshot);
   const idMap = assignIds(units, (id) => /^[a-zA-Z0-9_-]{1,64}$/.test(id), batonId);
-  const block = (b) => {
-    if (b.kind === 'text') return { type: 'text', text: b.text };
-    if (b.kind === 'call') return { type: 'tool_use', id: b.call.sent, name: b.call.tool, input: JSON.parse(b.call.args) };
-    return { type: 'tool_result', tool_use_id: b.result.sent, content: b.result.content };
-  };
-  const messages = strictTurns(units).map((t) => ({ role: t.role, content: t.blocks.map(block) }));
+  const text = (t) => (t === '' ? undefined : { type: 'text', text: t });
+  const items = strictItems(units, {
+    text,
+    call: (c) => ({ type: 'tool_use', id: c.sent, name: c.tool, input: JSON.parse(c.args) }),
+    result: (u) => ({ type: 'tool_result', tool_use_id: u.call.sent, content: u.content }),
+  });
+  const messages = strictTurns(items, (b) => typeof b === 'object' && b.type === 'tool_result')
+    .map((t) => ({ role: t.role, content: t.items.map((b) => (typeof b === 'string' ? text(b) : b)) }));
   const system = systemText(snapshot, notesFor(units, { moved: true, attributed: true }));
-  return { request: { model, max_tokens: maxTokens == null ? DEFAULT_MAX_TOKENS : maxTokens, system, messages }, idMap };
+  const maxTokensOf = maxTokens == null ? DEFAULT_MAX_TOKENS : maxTokens;
+  return { request: { model, max_tokens: maxTokensOf, system, messages }, idMap };
 }
 
 function gemini(snapshot) {
   const units = unitsOf(snapshot);
-  assignIds(units, null);
-  linkResults(units);
-  const part = (b) => {
-    if (b.kind === 'text') return { text: b.text };
-    if (b.kind === 'call') return { functionCall: { name: b.call.tool, args: JSON.parse(b.call.args) } };
-    const tool = b.result.call ? b.result.call.tool : 'unknown';
-    return { functionResponse: { name: tool, response: { output: b.result.content } } };
-  };
-  const contents = strictTurns(units).map((t) => ({ role: t.role === 'assistant' ? 'model' : 'user',
-    parts: t.blocks.map(part) }));
-  const systemInstruction = { parts: [{ text: systemText(snapshot, notesFor(units, { moved: true, attributed: true })) }] };
+  const items = strictItems(units, {
+    text: (t) => (t === '' ? undefined : { text: t }),
+    call: (c) => ({ functionCall: { name: c.tool, args: JSON.parse(c.args) } }),
+    result: (u) => ({ functionResponse: { name: u.call.tool, response: { output: u.content } } }),
+  });
+  const contents = strictTurns(items, (p) => typeof p === 'object' && 'functionResponse' in p)
+    .map((t) => ({ role: t.role === 'assistant' ? 'model' : 'user',
+      parts: t.items.map((p) => (typeof p === 'string' ? { text: p } : p)) }));
+  const system = systemText(snapshot, notesFor(units, { moved: true, attributed: true }));
+  const systemInstruction = { parts: [{ text: system }] };
   return { request: { systemInstruction, contents }, idMap: [] };
 }
 
 // ---- chat-template profiles ---------------------------------------------------------------------------------
 
-const callMessage = (calls) => ({ role: 'assistant', content: '',
-  tool_calls: calls.map((c) => ({ id: c.sent, type: 'function', function: { name: c.tool, arguments: c.args } })) });
+// One message of a template body being built: kind text, calls or result; `unit` the index of the unit it comes
+// from (-1: a line or filler the profile added).
+const textMsg = (role, content, unit = -1) => ({ kind: 'text', role, content, unit });
 
-// The profile's messages after the system message, before alternation: narration as `narrationRole` messages, an
-// own unit's text as a message of its own before its calls' message.
+// One message per unit (another agent's text attributed), an own text a message of its own before the message of
+// its calls (whose content is empty: several templates render only the calls).
 function templateMessages(units, narrationRole) {
-  const out = [];
-  for (const u of units) {
-    if (u.kind === 'narration') out.push({ role: narrationRole, content: u.content });
-    else if (u.kind === 'user') out.push({ role: 'user', content: u.content });
-    else if (u.kind === 'other') out.push({ role: 'assistant', content: attributed(u) });
+  const msgs = [];
+  units.forEach((u, i) => {
+    if (u.kind === 'narration') msgs.push(textMsg(narrationRole, u.content, i));
+    else if (u.kind === 'user') msgs.push(textMsg('user', u.content, i));
+    else if (u.kind === 'other') msgs.push(textMsg('assistant', attributed(u), i));
     else if (u.kind === 'own') {
-      if (u.content !== '' || u.calls.length === 0) out.push({ role: 'assistant', content: u.content });
-      if (u.calls.length > 0) out.push({ ...callMessage(u.calls), unitStart: u.content === '' });
-    } else out.push({ role: 'tool', content: u.content, tool_call_id: u.sent });
-  }
-  return out;
+      if (u.content !== '') msgs.push(textMsg('assistant', u.content, i));
+      if (u.calls.length > 0) msgs.push({ kind: 'calls', role: 'assistant', content: '', calls: u.calls, unit: i });
+    } else msgs.push({ kind: 'result', role: 'tool', content: u.content, answers: u.call, unit: i });
+  });
+  return msgs;
 }
 
-// llama3-json: one call per assistant message, each followed by its result (calls and results keep their order).
-function splitCalls(messages) {
+// llama3-json (vLLM's Llama 3.1/3.2 JSON templates raise "This model only supports single tool-calls at once!"):
+// a message of N calls followed by its N results becomes call 1, result 1, call 2, result 2, …
+function oneCallPerMessage(msgs) {
   const out = [];
-  for (let i = 0; i < messages.length; i += 1) {
-    const m = messages[i];
-    if (!m.tool_calls || m.tool_calls.length < 2) {
+  for (let i = 0; i < msgs.length; i += 1) {
+    const m = msgs[i];
+    if (m.kind !== 'calls') {
       out.push(m);
       continue;
     }
     const results = [];
-    while (i + 1 < messages.length && messages[i + 1].role === 'tool') results.push(messages[(i += 1)]);
-    for (const call of m.tool_calls) {
-      out.push({ role: 'assistant', content: '', tool_calls: [call] });
-      const at = results.findIndex((r) => r.tool_call_id === call.id);
-      if (at >= 0) out.push(results.splice(at, 1)[0]);
+    while (i + 1 < msgs.length && msgs[i + 1].kind === 'result') results.push(msgs[(i += 1)]);
+    for (const c of m.calls) {
+      out.push({ ...m, calls: [c] });
+      out.push(...results.filter((r) => r.answers === c));
     }
-    out.push(...results); // results that answer none of the calls stay after them
   }
   return out;
 }
 
-// Strict alternation of the user/assistant text messages (calls' messages and results aside): consecutive texts
-// of a role are joined with a blank line; where they cannot be (a call or result between them, or an assistant
-// text then a call of the next turn), an empty message of the missing role is inserted. Starts and ends with user.
-function alternate(messages) {
+// llama3-json: the templates take the first message after the system message as the user's (they put the tool
+// list into it): a transcript that opens otherwise gets an opening user line, an empty one the continuation line.
+function llama3Opening(msgs) {
+  if (msgs.length === 0) msgs.push(textMsg('user', CONTINUE));
+  else if (msgs[0].role === 'system') msgs.unshift(textMsg('user', OPENS_WITH_NARRATION));
+  else if (msgs[0].role === 'assistant') msgs.unshift(textMsg('user', OPENS_WITH_ASSISTANT));
+}
+
+// Consecutive text messages of one role joined with a blank line (mistral-tools alternates strictly).
+function joinSameRole(msgs) {
   const out = [];
-  let lastText = null; // the last text message in `out`
-  let blocked = false; // a call or result since lastText
-  for (const m of messages) {
-    if (m.role === 'tool') {
-      out.push(m);
-      blocked = true;
-      continue;
-    }
-    if (m.tool_calls) {
-      if (m.unitStart && lastText && lastText.role === 'assistant') {
-        lastText = { role: 'user', content: '' };
-        out.push(lastText);
-      }
-      out.push(m);
-      blocked = true;
-      continue;
-    }
-    if (lastText === null && m.role !== 'user') {
-      lastText = { role: 'user', content: OPENS_WITH_ASSISTANT };
-      out.push(lastText);
-    }
-    if (lastText && lastText.role === m.role && !blocked) {
-      lastText.content += `\n\n${m.content}`;
-      continue;
-    }
-    if (lastText && lastText.role === m.role) out.push({ role: m.role === 'user' ? 'assistant' : 'user', content: '' });
-    lastText = { role: m.role, content: m.content };
-    out.push(lastText);
-    blocked = false;
-  }
-  const last = out[out.length - 1];
-  if (!last || last.role !== 'user') {
-    if (lastText && lastText.role === 'user') out.push({ role: 'assistant', content: '' });
-    out.push({ role: 'user', content: CONTINUE });
+  for (const m of msgs) {
+    const last = out[out.length - 1];
+    if (last && last.kind === 'text' && m.kind === 'text' && last.role === m.role) {
+      out[out.length - 1] = textMsg(m.role, `${last.content}\n\n${m.content}`, last.unit);
+    } else out.push(m);
   }
   return out;
 }
 
-// alternating: own calls as text lines after the unit's text, results as "[result: …]" in the next user turn.
-function callsAsText(units, toAgent) {
-  return units.map((u) => {
-    if (u.kind === 'own' && u.calls.length > 0) {
-      const lines = u.calls.map((c) => `[${toAgent} called ${c.tool}(${escape(c.args)})]`);
-      return { kind: 'own', content: [u.content, ...lines].filter((t) => t !== '').join('\n'), calls: [] };
-    }
-    if (u.kind === 'result') return { kind: 'user', content: `[result: ${escape(u.content)}]` };
-    return u;
-  });
+// mistral-tools starts with a user turn and ends with a user message (shared steps).
+function mistralEnds(msgs) {
+  if (msgs.length > 0 && msgs[0].role === 'assistant') msgs.unshift(textMsg('user', OPENS_WITH_ASSISTANT));
+  const last = msgs[msgs.length - 1];
+  if (!last || last.kind !== 'text' || last.role !== 'user') msgs.push(textMsg('user', CONTINUE));
 }
 
-const clean = ({ role, content, tool_calls: calls, tool_call_id: callId }) => {
-  const m = { role, content };
-  if (calls) m.tool_calls = calls;
-  if (callId != null) m.tool_call_id = callId;
-  return m;
-};
+// mistral-tools: vLLM's Mistral templates require the messages other than results and calls to alternate
+// user/assistant. Two text messages of one role with only calls and results between them get an empty message of
+// the other role at the turn boundary: an empty user message right after an assistant text when calls of another
+// unit follow it (the user turn that starts the next assistant turn); otherwise right before the second message.
+// Nothing is added where the text messages already alternate.
+function mistralFillers(msgs) {
+  const out = [];
+  let lastText = -1;
+  for (const m of msgs) {
+    if (m.kind === 'text' && lastText >= 0 && out[lastText].role === m.role) {
+      const previous = out[lastText];
+      let at = out.length;
+      if (m.role === 'assistant') {
+        const j = out.findIndex((x, k) => k > lastText && x.kind === 'calls' && x.unit !== previous.unit);
+        if (j >= 0) at = j;
+      }
+      out.splice(at, 0, textMsg(m.role === 'user' ? 'assistant' : 'user', ''));
+    }
+    out.push(m);
+    if (m.kind === 'text') lastText = out.length - 1;
+  }
+  return out;
+}
+
+// alternating: strict turns of single strings; an own unit is its text, then one line per call (joined with
+// "\n"), a result the line [result: …] in the user turn; the texts of one turn joined with a blank line.
+function alternatingMessages(units, toAgent) {
+  const items = units.map((u) => {
+    if (u.kind === 'narration' || u.kind === 'user') return ['user', u.content];
+    if (u.kind === 'other') return ['assistant', attributed(u)];
+    if (u.kind === 'own') {
+      const lines = u.calls.map((c) => `[${toAgent} called ${c.tool}(${escape(c.args)})]`);
+      return ['assistant', [...(u.content !== '' ? [u.content] : []), ...lines].join('\n')];
+    }
+    return ['user', `[result: ${escape(u.content)}]`];
+  });
+  return strictTurns(items, () => false).map((t) => textMsg(t.role, t.items.join('\n\n')));
+}
+
+function json(m) {
+  const out = { role: m.role, content: m.content };
+  // tool_calls only on messages that have calls (vLLM's Mistral templates test it)
+  if (m.kind === 'calls') {
+    out.tool_calls = m.calls.map((c) => ({ id: c.sent, type: 'function',
+      function: { name: c.tool, arguments: c.args } }));
+  } else if (m.kind === 'result') out.tool_call_id = m.answers.sent;
+  return out;
+}
 
 function chatTemplate(profile, snapshot, { model }) {
-  let units = unitsOf(snapshot);
+  const units = unitsOf(snapshot);
   const idMap = assignIds(units, profile === 'mistral-tools' ? (id) => /^[a-zA-Z0-9]{9}$/.test(id) : null, mistralId);
-  const moved = profile !== 'chatml-tools' && profile !== 'llama3-json';
+  // DeepSeek-V3's, InternLM2's, Mistral's and the publishers' templates read one system message, the first
+  const moved = profile === 'single-system' || profile === 'mistral-tools' || profile === 'alternating';
   const notes = notesFor(units, { moved, attributed: true, callsAsText: profile === 'alternating' });
-  if (profile === 'alternating') units = callsAsText(units, snapshot.to_agent);
-  let messages = templateMessages(units, moved ? 'user' : 'system');
+  let msgs = profile === 'alternating' ? alternatingMessages(units, snapshot.to_agent)
+    : templateMessages(units, moved ? 'user' : 'system');
   if (profile === 'llama3-json') {
-    messages = splitCalls(messages);
-    if (messages.length > 0 && messages[0].role !== 'user') messages.unshift({ role: 'user', content: OPENS_WITH_ASSISTANT });
+    msgs = oneCallPerMessage(msgs);
+    llama3Opening(msgs);
+  } else if (profile === 'mistral-tools') {
+    msgs = joinSameRole(msgs);
+    mistralEnds(msgs);
+    msgs = mistralFillers(msgs);
   }
-  if (profile === 'mistral-tools' || profile === 'alternating') messages = alternate(messages);
-  messages = [{ role: 'system', content: systemText(snapshot, notes) }, ...messages].map(clean);
+  const messages = [{ role: 'system', content: systemText(snapshot, notes) }, ...msgs.map(json)];
   return { request: { model, messages }, idMap };
 }
 

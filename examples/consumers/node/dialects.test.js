@@ -1,32 +1,105 @@
 // The dialects of docs/receivers.md (node --test dialects.test.js): the shared test vectors
-// (../testdata/dialects.jsonl, when present) compared as parsed JSON values, and the promises that hold in every
-// dialect, checked on the fixtures.
+// (../testdata/dialects.jsonl, written by the Java reference) compared as parsed JSON values, the promises that hold
+// in every dialect, checked on the fixtures.
 'use strict';
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
+const os = require('os');
 const { execFileSync } = require('child_process');
 
 const dialects = require('./dialects');
 const prompts = require('./prompts');
-const { FIXTURES } = require('./fixtures');
+const { FIXTURES, vectorCases, vectorSnapshots, snapshot, sys, user, other, own, result } = require('./fixtures');
 
-const VECTORS = path.join(__dirname, '..', 'testdata', 'dialects.jsonl');
 const byId = (id) => FIXTURES.find((s) => s.snapshot_id === `acme/s/${id}`);
 
-test('should reproduce every shared test vector', { skip: !fs.existsSync(VECTORS) && 'no ../testdata/dialects.jsonl yet' }, () => {
-  const cases = fs.readFileSync(VECTORS, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
-  assert.ok(cases.length > 0);
+// A JSON-form snapshot line of a snapshot whose arguments are exact texts (each written as it is).
+function jsonFormLine(snapshot) {
+  const raws = [];
+  const copy = { ...snapshot, messages: snapshot.messages.map((m) => ({ ...m,
+    tool_calls: (m.tool_calls || []).map((c) => ({ ...c, arguments: `\u0000${raws.push(c.arguments) - 1}\u0000` })),
+  })) };
+  return JSON.stringify(copy).replace(/"\\u0000(\d+)\\u0000"/g, (all, i) => raws[Number(i)]);
+}
+
+// Every distinct snapshot of the vectors (LOCAL ones, and a CLAUDE_CLI one that dialects.js FILE skips) as a
+// JSONL file of the JSON form; `local` the ids of the LOCAL ones, in order.
+function vectorSnapshotsFile() {
+  const snapshots = vectorSnapshots();
+  assert.ok(snapshots.some((s) => s.target === 'CLAUDE_CLI'));
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'baton-dialects-')), 'snapshots.jsonl');
+  fs.writeFileSync(file, snapshots.map((s) => `${jsonFormLine(s)}\n`).join(''));
+  return { file, local: snapshots.filter((s) => s.target === 'LOCAL').map((s) => s.snapshot_id) };
+}
+
+const runLines = (command, args) => execFileSync(command, args, { encoding: 'utf8', maxBuffer: 64 << 20 })
+  .split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+
+test('should reproduce every shared test vector', () => {
+  // the vectors are the Java reference's output (DialectVectorsTest); compared as parsed JSON values, so a number
+  // literal the Node kit re-spells (1e3 as 1000 in anthropic input / gemini args) compares equal (docs/receivers.md,
+  // "Arguments")
+  const cases = vectorCases();
+  assert.ok(cases.length >= 198, `${cases.length} vectors`);
+  const differ = [];
   for (const c of cases) {
-    const snapshot = typeof c.snapshot === 'string' ? prompts.readSnapshotJson(c.snapshot) : c.snapshot;
-    const options = { model: c.options && c.options.model, maxTokens: c.options && c.options.max_tokens };
-    const built = dialects.request(snapshot, c.dialect, JSON.parse(JSON.stringify(options)));
-    const got = { request: built.request, id_map: built.idMap };
-    const expected = { request: c.expected.request, id_map: c.expected.id_map || [] };
-    assert.deepEqual(JSON.parse(JSON.stringify(got)), expected, `${c.name}: ${c.reason}`);
+    const options = { model: c.options.model, maxTokens: c.options.max_tokens };
+    const got = JSON.parse(JSON.stringify(dialects.forTarget(c.snapshot, c.dialect, options)));
+    try {
+      assert.deepStrictEqual(got, c.expected);
+    } catch (e) {
+      differ.push(`${c.name} / ${c.dialect} (${c.reason}):\n${e.message}`);
+    }
   }
+  assert.deepEqual(differ, [], `${differ.length} of ${cases.length} vectors differ`);
+});
+
+test('should leave out empty messages and refuse named calls and unanswered results', () => {
+  const s = snapshot('gaps', [user('Go.'), sys(''), own(''), other('qwen-coder', ''), own('', ['c1', 'run', '{}']),
+    result('c1', ''), user('')]);
+  const anthropic = dialects.request(s, 'anthropic-messages').request.messages;
+  assert.deepEqual(anthropic.map((m) => m.content.map((b) => b.type)),
+    [['text'], ['tool_use'], ['tool_result', 'text']]);
+  assert.equal(dialects.request(s, 'openai-responses').request.input.length, 3);
+  const named = snapshot('named-calls', [user('Go.'),
+    { ...other('qwen-coder', 'x'), tool_calls: [{ call_id: 'c1', tool: 't', arguments: '{}' }] }]);
+  const stray = snapshot('stray-result', [user('Go.'), own('', ['c1', 'run', '{}']), result('c1', 'a'),
+    result('c1', 'b')]);
+  const elsewhere = snapshot('result-of-earlier', [own('', ['c1', 'run', '{}']), result('c1', 'a'),
+    own('', ['c2', 'run', '{}']), result('c1', 'b')]);
+  for (const dialect of dialects.DIALECTS.filter((d) => d !== 'openai-chat')) {
+    assert.throws(() => dialects.request(named, dialect), /carries tool calls/, dialect);
+    assert.throws(() => dialects.request(stray, dialect), /no unanswered call/, dialect);
+    assert.throws(() => dialects.request(elsewhere, dialect), /no unanswered call/, dialect);
+  }
+});
+
+test('should open llama3-json with the narrated-lines line or the continuation line', () => {
+  const narrated = dialects.request(byId('narration-first'), 'chat-template:llama3-json').request.messages;
+  assert.deepEqual(narrated[1], { role: 'user', content: '(hand-off: the conversation opens with narrated lines)' });
+  assert.equal(narrated[2].role, 'system');
+  const empty = dialects.request(byId('empty'), 'chat-template:llama3-json').request.messages;
+  assert.deepEqual(empty.slice(1), [{ role: 'user', content: '(hand-off: continue from here)' }]);
+});
+
+test('should add mistral-tools fillers only where the text messages would not alternate', () => {
+  const shape = (s) => dialects.request(s, 'chat-template:mistral-tools').request.messages.slice(1)
+    .map((m) => (m.tool_calls ? 'calls' : `${m.role}${m.content === '' ? '(empty)' : ''}`));
+  // an own text, then the next unit's calls, then an own text: the empty user turn before the calls
+  assert.deepEqual(shape(byId('text-then-call')),
+    ['user', 'assistant', 'user(empty)', 'calls', 'tool', 'assistant', 'user']);
+  // user, calls, result, user: the filtered sequence (calls and results aside) is user, user: an empty reply
+  assert.deepEqual(shape(byId('calls-only-then-user')), ['user', 'calls', 'tool', 'assistant(empty)', 'user']);
+  // user, own text, the next unit's calls, result, user: already alternating (user, assistant, user), nothing added
+  const basic = snapshot('basic', [user('Go.'), own('Plan.'), own('', ['c1', 'run', '{}']), result('c1', 'ok'),
+    user('On.')]);
+  assert.deepEqual(shape(basic), ['user', 'assistant', 'calls', 'tool', 'user']);
+  // an own text with its own calls, then another own text: the empty user turn right before the second text
+  const s = snapshot('same-unit', [user('Go.'), own('Plan.', ['c1', 'run', '{}']), result('c1', 'ok'), own('Done.')]);
+  assert.deepEqual(shape(s), ['user', 'assistant', 'calls', 'tool', 'user(empty)', 'assistant', 'user']);
 });
 
 test('should keep openai-chat byte for byte as prompts.js builds it', () => {
@@ -127,9 +200,9 @@ test('should write the kit\'s output line per dialect', () => {
 });
 
 test('should print one line per LOCAL snapshot and dialect as a program', () => {
-  const file = path.join(__dirname, '..', 'testdata', 'json-form.jsonl');
-  const out = execFileSync(process.execPath, [path.join(__dirname, 'dialects.js'), file], { encoding: 'utf8' })
-    .trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(out.map((l) => l.dialect), dialects.DIALECTS);
+  const { file, local } = vectorSnapshotsFile();
+  const out = runLines(process.execPath, [path.join(__dirname, 'dialects.js'), file]);
+  assert.deepEqual(out.map((l) => `${l.snapshot_id} ${l.dialect}`),
+    local.flatMap((id) => dialects.DIALECTS.map((d) => `${id} ${d}`)));
   out.forEach((l) => assert.deepEqual(Object.keys(l), ['snapshot_id', 'dialect', 'request', 'id_map']));
 });

@@ -1,6 +1,13 @@
 // Hand-made snapshots (Avro form: arguments as text) for the dialect tests: each one a shape that breaks some
-// receiver's rule when sent the obvious way (docs/receivers.md). Test data only.
+// receiver's rule when sent the obvious way (docs/receivers.md). Test data only. Also the shared test vectors
+// (../testdata/dialects.jsonl, written by the Java reference) and their snapshots.
 'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const prompts = require('./prompts');
+
+const VECTORS = path.join(__dirname, '..', 'testdata', 'dialects.jsonl');
 
 const snapshot = (id, messages, extra = {}) => ({
   snapshot_id: `acme/s/${id}`, target: 'LOCAL', to_agent: 'claude-opus', from_agent: 'qwen-coder',
@@ -35,4 +42,21 @@ const FIXTURES = [
     result('id with space', '')]),
 ];
 
-module.exports = { FIXTURES, snapshot, sys, user, other, own, result };
+// The shared vectors' cases {name, reason, snapshot, dialect, options, expected}, each snapshot with its arguments
+// as the exact text of the line (the JSON form read as readSnapshotJson reads it).
+function vectorCases() {
+  return fs.readFileSync(VECTORS, 'utf8').split('\n').filter((l) => l.trim()).map((line) => {
+    const c = JSON.parse(line);
+    c.snapshot = prompts.withExactArguments(c.snapshot, line); // the snapshot is the line's first value with calls
+    return c;
+  });
+}
+
+// The distinct snapshots of the vectors, in their order.
+function vectorSnapshots() {
+  const seen = new Map();
+  for (const c of vectorCases()) seen.set(c.snapshot.snapshot_id, c.snapshot);
+  return [...seen.values()];
+}
+
+module.exports = { FIXTURES, VECTORS, vectorCases, vectorSnapshots, snapshot, sys, user, other, own, result };

@@ -69,7 +69,12 @@ const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 // One JSON-form snapshot (a string), parsed, with every tool call's arguments object replaced by its exact text.
 function readSnapshotJson(text) {
-  const snapshot = JSON.parse(text);
+  return withExactArguments(JSON.parse(text), text);
+}
+
+// `snapshot` parsed from `text` (itself, or a value of a line that holds it before any other "arguments" object,
+// such as a shared test vector's "snapshot"), with every tool call's arguments object replaced by its exact text.
+function withExactArguments(snapshot, text) {
   const texts = argumentsTexts(text);
   let k = 0;
   for (const m of snapshot.messages || []) {
@@ -176,5 +181,5 @@ if (require.main === module) {
 }
 
 module.exports = {
-  argumentsTexts, readSnapshotJson, argumentsText, systemText, ledgerText, chatRequest, cliPrompt, forTarget,
+  argumentsTexts, readSnapshotJson, withExactArguments, argumentsText, systemText, ledgerText, chatRequest, cliPrompt, forTarget,
 };
