@@ -1,6 +1,6 @@
 // The dialects of docs/receivers.md (node --test dialects.test.js): the shared test vectors
 // (../testdata/dialects.jsonl, written by the Java reference) compared as parsed JSON values, the promises that hold
-// in every dialect, checked on the fixtures.
+// in every dialect, checked on the fixtures, and `node dialects.js FILE` against the Python kit's dialects.py.
 'use strict';
 
 const test = require('node:test');
@@ -205,4 +205,17 @@ test('should print one line per LOCAL snapshot and dialect as a program', () => 
   assert.deepEqual(out.map((l) => `${l.snapshot_id} ${l.dialect}`),
     local.flatMap((id) => dialects.DIALECTS.map((d) => `${id} ${d}`)));
   out.forEach((l) => assert.deepEqual(Object.keys(l), ['snapshot_id', 'dialect', 'request', 'id_map']));
+});
+
+// A direct cross-kit check: the Python kit's program on the same file prints the same lines (parsed JSON values).
+const PYTHON = '/usr/bin/python3';
+if (!fs.existsSync(PYTHON) && process.env.CI === 'true') throw new Error(`CI=true and ${PYTHON} is missing`);
+const noPython = !fs.existsSync(PYTHON) && `no ${PYTHON}`;
+test('should print the same lines as the Python kit\'s dialects.py', { skip: noPython }, () => {
+  const { file, local } = vectorSnapshotsFile();
+  const node = runLines(process.execPath, [path.join(__dirname, 'dialects.js'), file]);
+  const python = runLines(PYTHON, [path.join(__dirname, '..', 'python', 'dialects.py'), file]);
+  assert.equal(python.length, local.length * dialects.DIALECTS.length);
+  assert.equal(node.length, python.length);
+  node.forEach((line, i) => assert.deepStrictEqual(line, python[i], `${line.snapshot_id} ${line.dialect}`));
 });
