@@ -1,7 +1,8 @@
 // Each dialect's request sent through its provider's official Node SDK (openai, @anthropic-ai/sdk, @google/genai)
 // to a loopback server (127.0.0.1, port 0) that records the exact body and answers a minimal valid response
-// (node --test sdk.test.js). The recorded body must equal the dialect's JSON, except fields the SDK adds (listed
-// in SDK_ADDS), and keep the provider's rules (each cited at its check). maxRetries 0; no other network.
+// (node --test sdk.test.js), for the fixtures and the shared vectors' snapshots. The recorded body must equal the
+// dialect's JSON, except fields the SDK adds (listed in SDK_ADDS), and keep the provider's rules (each cited at its
+// check). maxRetries 0; no other network.
 'use strict';
 
 const test = require('node:test');
@@ -12,7 +13,10 @@ const OpenAI = require('openai');
 const Anthropic = require('@anthropic-ai/sdk');
 const { GoogleGenAI } = require('@google/genai');
 const dialects = require('./dialects');
-const { FIXTURES } = require('./fixtures');
+const { FIXTURES, vectorSnapshots } = require('./fixtures');
+
+// the hand-made fixtures and the LOCAL snapshots of the shared vectors (../testdata/dialects.jsonl)
+const SNAPSHOTS = [...FIXTURES, ...vectorSnapshots().filter((s) => s.target === 'LOCAL')];
 
 // Fields an SDK puts in the body beyond the request given to it (a new one shows up as a failure naming it):
 // @google/genai sends an empty generationConfig (checked empty below); the others add none.
@@ -51,7 +55,7 @@ const without = (body, fields) => Object.fromEntries(Object.entries(body).filter
 
 test('should send openai-chat and openai-responses through the openai SDK unchanged', async () => {
   const client = new OpenAI({ apiKey: 'test', baseURL: `${base}/v1`, maxRetries: 0 });
-  for (const s of FIXTURES) {
+  for (const s of SNAPSHOTS) {
     const chat = dialects.request(s, 'openai-chat', { model: 'm' }).request;
     await client.chat.completions.create(chat);
     assert.deepEqual(without(last().body, SDK_ADDS['openai-chat']), chat);
@@ -71,7 +75,7 @@ test('should send openai-chat and openai-responses through the openai SDK unchan
 
 test('should send anthropic-messages through @anthropic-ai/sdk keeping the Messages API rules', async () => {
   const client = new Anthropic({ apiKey: 'test', baseURL: base, maxRetries: 0 });
-  for (const s of FIXTURES) {
+  for (const s of SNAPSHOTS) {
     const request = dialects.request(s, 'anthropic-messages', { model: 'm', maxTokens: 64 }).request;
     await client.messages.create(request);
     assert.equal(last().path, '/v1/messages');
@@ -102,7 +106,7 @@ test('should send anthropic-messages through @anthropic-ai/sdk keeping the Messa
 
 test('should send gemini through @google/genai keeping generateContent\'s rules', async () => {
   const ai = new GoogleGenAI({ apiKey: 'test', httpOptions: { baseUrl: base } });
-  for (const s of FIXTURES) {
+  for (const s of SNAPSHOTS) {
     const request = dialects.request(s, 'gemini').request;
     await ai.models.generateContent({ model: 'm', contents: request.contents,
       config: { systemInstruction: request.systemInstruction } });

@@ -14,7 +14,7 @@ const { Readable } = require('stream');
 const dialects = require('./dialects');
 const templates = require('./templates');
 const { checkCorpus } = require('./corpus-check');
-const { FIXTURES } = require('./fixtures');
+const { FIXTURES, vectorCases } = require('./fixtures');
 
 const shared = templates.sharedDir();
 if (!shared && process.env.CI === 'true') throw new Error('CI=true and the shared folder (../shared or BATON_SHARED_DIR) is missing');
@@ -38,6 +38,23 @@ test('should render every fixture in every claimed template with nothing lost', 
       }
     }
   }
+  assert.deepEqual(failures, []);
+});
+
+test('should render every shared vector of a chat-template profile in its claimed templates', { skip }, () => {
+  // the Java reference's requests (../testdata/dialects.jsonl) as they are, not the Node kit's
+  const cases = vectorCases().filter((c) => c.dialect.startsWith('chat-template:') && c.expected.request);
+  assert.ok(cases.length > 0);
+  const failures = [];
+  let renders = 0;
+  for (const c of cases) {
+    for (const t of loaded.filter((x) => `chat-template:${x.profile}` === c.dialect)) {
+      renders += 1;
+      const result = templates.check(t, c.expected.request);
+      if (!result.ok) failures.push(`${c.name} ${t.name}: ${result.reason}`);
+    }
+  }
+  assert.ok(renders >= 13 * 21, `${renders} renders`);
   assert.deepEqual(failures, []);
 });
 
