@@ -32,6 +32,7 @@ import org.slf4j.LoggerFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -76,6 +77,8 @@ public final class SessionContextProcessor implements Processor<String, InboundE
 
     private final SessionProcessorOptions options;
     private final String ledgerStore;
+    private final HandoffTracing tracing;
+    private final HandoffTracing.Parked parked = new HandoffTracing.Parked();
     private ReadOnlyKeyValueStore<String, byte[]> ledgers;
     private ProcessorContext<String, Object> context;
     private SessionRepository sessions;
@@ -94,8 +97,18 @@ public final class SessionContextProcessor implements Processor<String, InboundE
      *                    null: no receipts
      */
     public SessionContextProcessor(SessionProcessorOptions options, String ledgerStore) {
+        this(options, ledgerStore, HandoffTracing.OFF);
+    }
+
+    /**
+     * @param tracing the hand-off spans (docs/operations.md, "Tracing"): the hand-off event's span is current while
+     *                its record is processed (started by the decoder); this processor records the hand-off's outcome
+     *                on it and emits each snapshot under its span with that span's {@code traceparent} header
+     */
+    public SessionContextProcessor(SessionProcessorOptions options, String ledgerStore, HandoffTracing tracing) {
         this.options = options;
         this.ledgerStore = ledgerStore;
+        this.tracing = tracing;
     }
 
     /** The persistent, changelogged session skeleton store (String key, {@code StateFormat} bytes). */
@@ -215,6 +228,8 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 }
                 case READY -> accepted = true;
             }
+            tracing.handoffApplied(key, h.handoff().handoffId(), outcome.kind().name().toLowerCase(Locale.ROOT),
+                    parked);
         } else if (arrival instanceof Arrival.Closed) {
             state.close(now);
             accepted = true;
@@ -338,9 +353,11 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         for (Departure d : out) {
             if (d instanceof Departure.SnapshotOut s) {
                 Snapshot snapshot = s.snapshot();
-                // fresh headers: the input's headers (e.g. baton.control) do not belong on the output
-                context.forward(new Record<String, Object>(key, snapshot, timestamp, new RecordHeaders()),
-                        options.snapshotChild());
+                // fresh headers: the input's headers (e.g. baton.control) do not belong on the output; tracing on,
+                // the snapshot's span adds its traceparent
+                RecordHeaders headers = new RecordHeaders();
+                tracing.emit(key, snapshot, headers, parked, () -> context.forward(
+                        new Record<String, Object>(key, snapshot, timestamp, headers), options.snapshotChild()));
                 metrics.snapshotEmitted();
             } else if (d instanceof Departure.DeadLetterOut dl) {
                 DeadLetters.forward(context, options.deadLetterChild(), timestamp, dl.key(), dl.value(), dl.code(),

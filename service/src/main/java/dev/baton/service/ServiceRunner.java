@@ -117,7 +117,10 @@ public final class ServiceRunner {
             metrics.close();
             throw e;
         }
-        StreamsApp streams = new StreamsApp(config);
+        // hand-off spans only when OTEL_* asks for traces (docs/operations.md, "Tracing"); else no SDK at all
+        ServiceTracing tracing = ServiceTracing.fromEnvironment();
+        if (tracing.on()) LOG.info("Tracing hand-offs with OpenTelemetry (configured by OTEL_* variables)");
+        StreamsApp streams = new StreamsApp(config, tracing.handoffs());
         app.set(streams);
         new KafkaStreamsMetrics(streams.streams()).bindTo(metrics);
         new ApplicationMeters(streams.streams(), new TenantLabels(config.metricsTenants())).bindTo(metrics);
@@ -187,6 +190,7 @@ public final class ServiceRunner {
             // never running: nothing in flight to commit, and the cluster is probably unreachable
             Duration closeTimeout = everRunning ? CLOSE_TIMEOUT : Duration.ofSeconds(10);
             boolean clean = streams.close(closeTimeout);
+            tracing.close(); // after Kafka Streams: the spans of the last records are flushed too
             http.close();
             metrics.close();
             // logged before the shutdown hook is released: the JVM may halt right after

@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.baton.config.BatonConfig;
+import dev.baton.processor.HandoffTracing;
 import dev.baton.processor.TaskSensors;
 import dev.baton.topology.BatonTopology;
 
@@ -33,7 +34,12 @@ public final class StreamsApp implements AutoCloseable {
     private final StreamThreadFailures failures;
 
     public StreamsApp(BatonConfig config) {
-        Topology topology = BatonTopology.buildTopology(config);
+        this(config, HandoffTracing.OFF);
+    }
+
+    /** @param tracing hand-off spans ({@code baton run} with {@code OTEL_*} configured); backfill and demo: OFF */
+    public StreamsApp(BatonConfig config, HandoffTracing tracing) {
+        Topology topology = BatonTopology.buildTopology(config, tracing);
         streams = new KafkaStreams(topology, BatonTopology.streamsProperties(config));
         // a transient failure (an unreachable schema registry) pauses processing and retries it from the last
         // commit on a new stream thread; anything else is a bug or an unusable cluster: stop, do not spin

@@ -3,6 +3,7 @@ package dev.baton.topology;
 import dev.baton.config.BatonConfig;
 import dev.baton.processor.DeadLetterCounter;
 import dev.baton.processor.HandoffReceiptProcessor;
+import dev.baton.processor.HandoffTracing;
 import dev.baton.processor.TenantLabels;
 import dev.baton.processor.SessionContextProcessor;
 import dev.baton.processor.JTokkitTokenizers;
@@ -102,8 +103,21 @@ public final class BatonTopology {
         return buildTopology(config, BatonCodecs.forConfig(config));
     }
 
-    /** The topology with explicit codecs. */
+    /** The topology with explicit codecs, without tracing. */
     public static Topology buildTopology(BatonConfig config, BatonCodecs codecs) {
+        return buildTopology(config, codecs, HandoffTracing.OFF);
+    }
+
+    /** The topology with the codecs that {@code baton.format} selects and hand-off tracing ({@code baton run}). */
+    public static Topology buildTopology(BatonConfig config, HandoffTracing tracing) {
+        return buildTopology(config, BatonCodecs.forConfig(config), tracing);
+    }
+
+    /**
+     * The topology with explicit codecs and hand-off tracing (docs/operations.md, "Tracing"): the decoder starts a
+     * hand-off event's span, the session processor emits its snapshot under it with its {@code traceparent} header.
+     */
+    public static Topology buildTopology(BatonConfig config, BatonCodecs codecs, HandoffTracing tracing) {
         // The topology config carries ensure.explicit.internal.resource.naming & co. into the builder.
         Topology topology = new Topology(new TopologyConfig(new StreamsConfig(streamsProperties(config))));
         String policyStore = config.tenantPoliciesTopic().isPresent() ? SessionContextProcessor.POLICY_STORE : null;
@@ -114,11 +128,11 @@ public final class BatonTopology {
 
         topology.addSource(SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(),
                 config.sessionEventsTopic());
-        topology.addProcessor(DECODE, () -> new DecodeProcessor(codecs.events(), SESSION, DEAD_LETTER_WRITER),
-                SOURCE);
+        topology.addProcessor(DECODE,
+                () -> new DecodeProcessor(codecs.events(), SESSION, DEAD_LETTER_WRITER, tracing), SOURCE);
         boolean receipts = config.handoffReceiptsTopic().isPresent();
         String ledger = receipts ? HandoffReceiptProcessor.LEDGER_STORE : null;
-        topology.addProcessor(SESSION, () -> new SessionContextProcessor(options, ledger), DECODE);
+        topology.addProcessor(SESSION, () -> new SessionContextProcessor(options, ledger, tracing), DECODE);
         for (var store : SessionContextProcessor.storeBuilders()) {
             // baton.state.changelog=false (backfill, demo: the state dies with the run): no changelog to write
             if (!config.stateChangelog()) store.withLoggingDisabled();

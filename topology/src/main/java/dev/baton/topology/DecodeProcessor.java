@@ -6,6 +6,7 @@ import dev.baton.engine.model.SessionKey;
 import dev.baton.ingest.Decoded;
 import dev.baton.ingest.SessionEventDecoder;
 import dev.baton.processor.DependencyUnavailableException;
+import dev.baton.processor.HandoffTracing;
 import dev.baton.processor.InboundEvent;
 import dev.baton.processor.SessionContextProcessor;
 import dev.baton.processor.SessionProvenance;
@@ -19,6 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 
 /**
  * First node after the source: reads the record with the {@link SessionEventDecoder} (which checks, in order, the
@@ -37,12 +39,23 @@ public final class DecodeProcessor implements Processor<byte[], byte[], String, 
     private final SessionEventDecoder decoder;
     private final String sessionChild;
     private final String deadLetterChild;
+    private final HandoffTracing tracing;
     private ProcessorContext<String, Object> context;
 
     public DecodeProcessor(SessionEventDecoder decoder, String sessionChild, String deadLetterChild) {
+        this(decoder, sessionChild, deadLetterChild, HandoffTracing.OFF);
+    }
+
+    /**
+     * @param tracing a hand-off event's span starts here, before its decode, and ends when the session processor
+     *                (and the snapshot writer it forwards to, synchronously) are done with the record
+     */
+    public DecodeProcessor(SessionEventDecoder decoder, String sessionChild, String deadLetterChild,
+                           HandoffTracing tracing) {
         this.decoder = decoder;
         this.sessionChild = sessionChild;
         this.deadLetterChild = deadLetterChild;
+        this.tracing = tracing;
     }
 
     @Override
@@ -57,6 +70,7 @@ public final class DecodeProcessor implements Processor<byte[], byte[], String, 
             control(record, control);
             return;
         }
+        Instant start = tracing.start();
         Decoded decoded;
         try {
             decoded = decoder.decode(record.key(), record.value());
@@ -79,8 +93,21 @@ public final class DecodeProcessor implements Processor<byte[], byte[], String, 
         RecordHeaders headers = new RecordHeaders();
         Header line = record.headers().lastHeader(SessionProvenance.SOURCE_LINE_HEADER);
         if (line != null) headers.add(line);
-        context.forward(new Record<String, Object>(event.sessionKey(), event, record.timestamp(), headers),
-                sessionChild);
+        Record<String, Object> out = new Record<>(event.sessionKey(), event, record.timestamp(), headers);
+        if (event.handoff() == null || !tracing.on()) {
+            context.forward(out, sessionChild);
+            return;
+        }
+        String topic = context.recordMetadata().map(m -> m.topic()).orElse(null);
+        try (HandoffTracing.Active span = tracing.startHandoff(record.headers(), event.tenantId(), event.sessionId(),
+                event.handoff(), start, topic)) {
+            try {
+                context.forward(out, sessionChild);
+            } catch (RuntimeException e) {
+                span.failed(e);
+                throw e;
+            }
+        }
     }
 
     private void control(Record<byte[], byte[]> record, Header control) {
