@@ -154,7 +154,8 @@ function openaiChat(snapshot, { model }) {
 
 function openaiResponses(snapshot, { model }) {
   const units = unitsOf(snapshot);
-  const idMap = assignIds(units, () => true, batonId);
+  // Responses takes any non-empty call_id; only reuse within the request makes outputs ambiguous
+  const idMap = assignIds(units, (id) => id !== '', batonId);
   const input = [];
   const message = (role, content) => input.push({ type: 'message', role, content });
   for (const u of units) {

@@ -139,6 +139,13 @@ test('should map reused and invalid ids deterministically and report them', () =
   assert.deepEqual(dialects.request(byId('reused-ids'), 'gemini').idMap, []);
   assert.deepEqual(dialects.request(byId('reused-ids'), 'openai-responses').idMap,
     [{ position: 2, original: 'call_0', mapped: 'baton_2' }]);
+  // Responses: any non-empty id is kept (docs/receivers.md, "Details the kits share"), an empty one is not
+  const empty = snapshot('empty-id', [user('Go.'), own('', ['', 'run', '{}'], ['x y', 'run', '{}']), result('', 'a'),
+    result('x y', 'b')]);
+  const responses = dialects.request(empty, 'openai-responses');
+  assert.deepEqual(responses.idMap, [{ position: 1, original: '', mapped: 'baton_1' }]);
+  assert.deepEqual(responses.request.input.filter((i) => i.call_id).map((i) => i.call_id),
+    ['baton_1', 'x y', 'baton_1', 'x y']);
 });
 
 test('should answer gemini calls with the first parts of the next user turn, in order', () => {
