@@ -233,7 +233,7 @@ def openai_chat(snapshot, model, max_tokens):
 
 def openai_responses(snapshot, model, max_tokens):
     units = units_of(snapshot)
-    id_map = assign_ids(calls_of(units), lambda _id: True, baton_id)
+    id_map = assign_ids(calls_of(units), bool, baton_id)
     items = []
     for u in units:
         if u.kind in ("narration", "user"):
