@@ -25,6 +25,11 @@ const { forTarget } = require('./dialects');
 const settings = require('./settings');
 const { RecentIds, DeadLetterFile } = require('./delivery');
 const receipts = require('./receipts');
+const tracing = require('./tracing');
+
+// gen_ai.provider.name of the agent call's span: only where the dialect names the provider (openai-chat and the
+// chat templates serve any OpenAI-compatible server)
+const PROVIDERS = { 'openai-responses': 'openai', 'anthropic-messages': 'anthropic', gemini: 'gcp.gemini' };
 
 // The kit's handler: one JSON line on standard output. Replace it with the delivery to the receiving agent; throw
 // (or reject) to refuse a snapshot (retry transient failures inside the handler: a throw stops the kit or
@@ -56,7 +61,9 @@ async function receiptSender(kafka, s) {
   const budget = s.RECEIVER_BUDGET_TOKENS ? Number(s.RECEIVER_BUDGET_TOKENS) : null;
   return {
     async send(snapshot, startedAt, result) {
-      const started = receipts.acknowledge(snapshot, s.MODEL, budget, startedAt);
+      // the dialect names how a LOCAL snapshot's request was built; a CLI prompt has none
+      const dialect = snapshot.target === 'CLAUDE_CLI' ? null : s.DIALECT;
+      const started = receipts.acknowledge(snapshot, s.MODEL, budget, startedAt, dialect);
       const sent = [started];
       if (result && result.outcome != null) sent.push(receipts.reportOutcome(started, result.outcome, result.tokens_spent ?? 0));
       await producer.send({ topic: s.RECEIPTS_TOPIC, acks: -1,
@@ -111,7 +118,18 @@ async function run(s, handle = printLine, dedupe = new RecentIds(Number(s.DEDUPE
           log(`skipped ${id} at ${where}: already handled (a redelivery)`);
         } else {
           const startedAt = new Date();
-          const result = await handle(forTarget(snapshot, s.DIALECT, { model: s.MODEL }));
+          // the agent call's span continues Baton's (the record's traceparent); the handler gets the headers that
+          // carry it on to the agent's own request
+          const cli = snapshot.target === 'CLAUDE_CLI';
+          const call = tracing.startAgentCall(snapshot, { operation: cli ? 'invoke_agent' : 'chat', model: s.MODEL,
+            provider: cli ? undefined : PROVIDERS[s.DIALECT] }, tracing.parentContext(message.headers));
+          let result;
+          try {
+            result = await handle(forTarget(snapshot, s.DIALECT, { model: s.MODEL }),
+              { traceHeaders: tracing.outgoingHeaders(call) });
+          } finally {
+            call.end();
+          }
           if (sender) await sender.send(snapshot, startedAt, result);
           await dedupe.remember(id);
           handled += 1;

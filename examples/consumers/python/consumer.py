@@ -35,6 +35,7 @@ import avro.schema
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, libversion
 
 import receipts
+import tracing
 
 import settings
 from delivery import DeadLetterFile, RecentIds
@@ -87,13 +88,15 @@ class ReceiptSender:
     and one sent twice after a redelivery Baton ignores and counts as a duplicate)."""
 
     def __init__(self, s):
-        self._topic, self._model = s["RECEIPTS_TOPIC"], s["MODEL"]
+        self._topic, self._model, self._dialect = s["RECEIPTS_TOPIC"], s["MODEL"], s["DIALECT"]
         self._budget = int(s["RECEIVER_BUDGET_TOKENS"]) if s["RECEIVER_BUDGET_TOKENS"] else None
         self._producer = Producer(settings.producer_config(s))
 
     def send(self, snapshot, started_at, result):
         """`result`: what the handler returned; a dict with `outcome` and `tokens_spent` when the work has ended."""
-        started = receipts.acknowledge(snapshot, self._model, self._budget, started_at)
+        # the dialect names how a LOCAL snapshot's request was built; a CLI prompt has none
+        dialect = None if snapshot["target"] == "CLAUDE_CLI" else self._dialect
+        started = receipts.acknowledge(snapshot, self._model, self._budget, started_at, dialect)
         sent = [started]
         if isinstance(result, dict) and result.get("outcome") is not None:
             sent.append(receipts.report_outcome(started, result["outcome"], result.get("tokens_spent", 0)))
@@ -179,7 +182,12 @@ def run(s, handle=print_line, dedupe=None):
                     log(f"skipped {snapshot_id} at {where}: already handled (a redelivery)")
                 else:
                     started_at = datetime.datetime.now(datetime.timezone.utc)
-                    result = handle(for_target(snapshot, s["MODEL"], s["DIALECT"]))
+                    # the handler reads tracing.agent_call_traceparent() for the agent call's request
+                    token = tracing.handling(message.headers())
+                    try:
+                        result = handle(for_target(snapshot, s["MODEL"], s["DIALECT"]))
+                    finally:
+                        tracing.done(token)
                     if receipt_sender is not None:
                         receipt_sender.send(snapshot, started_at, result)
                     dedupe.remember(snapshot_id)

@@ -12,9 +12,30 @@ child of Baton's in the same trace. A record without a valid header gives a new 
 ``tracestate`` (if any) is passed on unchanged with :func:`header`.
 """
 
+import contextvars
 import re
 import secrets
 from typing import NamedTuple, Optional
+
+# consumer.py sets it around each handler call: the traceparent the handler sends on the agent call's request
+_AGENT_CALL = contextvars.ContextVar("baton_agent_call_traceparent", default=None)
+
+
+def agent_call_traceparent():
+    """Inside a handler called by consumer.py: the ``traceparent`` to send on the agent call's HTTP request (a child
+    of Baton's span for the snapshot, or of a new trace); None outside a handler."""
+    return _AGENT_CALL.get()
+
+
+def handling(headers):
+    """consumer.py's hook: sets :func:`agent_call_traceparent` for the handler of a record with ``headers``; returns
+    the token to reset it with (``_AGENT_CALL.reset(token)``)."""
+    return _AGENT_CALL.set(child_traceparent(parse_traceparent(header(headers, "traceparent"))))
+
+
+def done(token):
+    """Ends :func:`handling`."""
+    _AGENT_CALL.reset(token)
 
 _TRACEPARENT = re.compile(r"^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$")
 
