@@ -46,3 +46,17 @@ class TraceparentTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class HandlerHookTest(unittest.TestCase):
+    def test_should_give_the_handler_a_child_of_the_records_span_and_nothing_after_it(self):
+        baton = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+        self.assertIsNone(tracing.agent_call_traceparent())
+        token = tracing.handling([("traceparent", baton.encode("ascii"))])
+        try:
+            inside = tracing.parse_traceparent(tracing.agent_call_traceparent())
+            self.assertEqual(inside.trace_id, "0af7651916cd43dd8448eb211c80319c")
+            self.assertNotEqual(inside.span_id, "b7ad6b7169203331")
+        finally:
+            tracing.done(token)
+        self.assertIsNone(tracing.agent_call_traceparent())
