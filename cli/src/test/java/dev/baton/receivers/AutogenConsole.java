@@ -18,7 +18,7 @@ final class AutogenConsole {
     private static final Pattern AGENTCHAT_HEADER = Pattern.compile("(?m)^-{10} (?:\\w+ \\()?([^()\\n]+?)\\)? -{10}$");
     private static final Pattern USAGE = Pattern.compile("(?m)^\\[Prompt tokens: \\d+, Completion tokens: \\d+]\\n?");
     private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*m");
-    private static final Pattern AG2_HEADER = Pattern.compile("(?m)^(\\S+) \\(to (\\S+)\\):$");
+    private static final Pattern AG2_HEADER = Pattern.compile("(?m)^([^\\n()]+?) \\(to ([^\\n()]+?)\\):$");
     private static final String RULE = "\n" + "-".repeat(80) + "\n";
     private static final Pattern SUGGESTED = Pattern.compile(
             "\\*{5} Suggested tool call \\(([^)]*)\\): (\\S+) \\*{5}\\nArguments: ?\\n(.*?)\\n\\*{10,}", Pattern.DOTALL);

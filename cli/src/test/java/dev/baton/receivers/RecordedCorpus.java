@@ -48,6 +48,17 @@ final class RecordedCorpus {
         return corpus;
     }
 
+    /** Every file that the {@code SOURCES.json} of {@code recorded/multi} and {@code recorded/single} lists, relative to {@code recorded/}. */
+    static List<String> listedFiles(Path shared) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (String folder : List.of("multi", "single")) {
+            JsonNode sources = SessionBuilder.JSON.readTree(shared.resolve("recorded").resolve(folder)
+                    .resolve("SOURCES.json").toFile());
+            sources.path("files").forEach(f -> out.add(folder + "/" + f.path("file").asText()));
+        }
+        return out;
+    }
+
     List<RecordedSession> sessions() {
         return sessions;
     }
@@ -82,15 +93,18 @@ final class RecordedCorpus {
                 got.add(OpenHandsHistory.isEventStream(history) ? OpenHandsHistory.convertEvents(history, agent, b)
                         : OpenHandsHistory.convertFlat(history, agent, b));
             }
-        } else if (rel.contains("All-Hands-AI__OpenHands/")) {
+        } else if (rel.contains("All-Hands-AI__OpenHands/") || (rel.contains("Xelron/") && read(file).isArray())) {
             format = "openhands-events";
             got.add(OpenHandsHistory.convertEvents(read(file), "agent", builder(base, rel)));
         } else if (rel.contains("Who&When/")) {
             format = "who-and-when";
             got.add(WhoAndWhenLog.convert(read(file), builder(base, rel)));
+        } else if (rel.contains("Xelron/") && read(file).has("messages")) {
+            format = "openai-chat";
+            got.addAll(imported(file, rel, ImportSettings.Format.OPENAI_CHAT)); // mini-swe-agent's own record
         } else if (rel.contains("Xelron/")) {
             format = "atif";
-            got.addAll(atif(file, rel));
+            got.addAll(imported(file, rel, ImportSettings.Format.ATIF));
         } else {
             throw new IllegalStateException("no converter for " + rel);
         }
@@ -116,9 +130,10 @@ final class RecordedCorpus {
         }
     }
 
-    /** Harbor ATIF through Baton's own importer (docs/import.md), session ids from the file name. */
-    private static List<RecordedSession> atif(Path file, String rel) throws IOException {
-        ImportSettings settings = ImportSettings.defaults(ImportSettings.Format.ATIF, TENANT)
+    /** Harbor ATIF (or a chat log) through Baton's own importer (docs/import.md), session ids from the file name. */
+    private static List<RecordedSession> imported(Path file, String rel, ImportSettings.Format format)
+            throws IOException {
+        ImportSettings settings = ImportSettings.defaults(format, TENANT)
                 .withSessionIdFrom(ImportSettings.SessionIdFrom.FILE);
         Map<String, List<ObjectNode>> bySession = new LinkedHashMap<>();
         Map<String, List<String>> linesBySession = new LinkedHashMap<>();
