@@ -4,7 +4,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,21 +14,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReceiverCorpusTest {
     private static RecordedCorpus recorded;
-    private static ReceiverCorpus.Part recordedPart;
-    private static ReceiverCorpus.Part generatedPart;
+    private static List<ReceiverCorpus.Part> parts;
 
     @BeforeAll
     static void render() throws IOException {
-        Path shared = SharedFolder.require();
-        long t0 = System.nanoTime();
-        recorded = RecordedCorpus.load(shared);
-        long t1 = System.nanoTime();
-        Path out = ReceiverCorpus.outputDir();
-        recordedPart = ReceiverCorpus.render(recorded.sessions(), out.resolve("recorded.jsonl"));
-        generatedPart = ReceiverCorpus.render(GeneratedSessions.generate(ReceiverCorpus.SEED,
-                ReceiverCorpus.GENERATED_SESSIONS), out.resolve("generated.jsonl"));
-        System.out.printf("converted in %d ms, rendered in %d ms%n", (t1 - t0) / 1_000_000,
-                (System.nanoTime() - t1) / 1_000_000);
+        parts = ReceiverCorpus.renderAll(SharedFolder.require());
+        recorded = ReceiverCorpus.recorded();
     }
 
     @Test
@@ -44,8 +35,15 @@ class ReceiverCorpusTest {
     }
 
     @Test
+    void shouldWriteTrimmingMarkersDigestsAndManifestsUnderTheTightPolicy() {
+        List<String> kinds = parts.stream().flatMap(p -> p.parsed().stream())
+                .flatMap(s -> s.path("truncations").findValuesAsText("kind").stream()).distinct().toList();
+        assertThat(kinds).contains("TRAIL_MANIFEST", "TRANSCRIPT_MIDDLE_SUMMARIZED", "SEGMENT_TRIMMED");
+    }
+
+    @Test
     void shouldRenderEveryPlannedHandoffThroughTheTopology() {
-        for (ReceiverCorpus.Part part : new ReceiverCorpus.Part[]{recordedPart, generatedPart}) {
+        for (ReceiverCorpus.Part part : parts) {
             System.out.printf("%s: %d snapshots of %d hand-offs%n", part.file(), part.snapshots().size(),
                     part.plannedHandoffs());
             assertThat(part.deadLetters()).as(part.file().toString()).isEmpty();
