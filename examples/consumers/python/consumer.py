@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Reads baton.context-snapshots (read_committed) and hands each snapshot to a handler; the kit's handler prints
-one JSON line per snapshot: a chat-completions request for LOCAL targets, the CLI prompt for CLAUDE_CLI targets
-(see prompts.py). Settings: settings.py and ../README.md (environment variables, or a CONFIG_FILE).
+one JSON line per snapshot: for LOCAL targets the request in the dialect DIALECT (dialects.py; the default
+openai-chat is a chat-completions request, see prompts.py), the CLI prompt for CLAUDE_CLI targets. Settings: settings.py and ../README.md (environment variables, or a CONFIG_FILE).
 
 Delivery (../README.md, "Commits, failures and duplicates"):
 - a record's offset is committed only after its handler returned (at least once: a crash before the commit
@@ -38,7 +38,8 @@ import receipts
 
 import settings
 from delivery import DeadLetterFile, RecentIds
-from prompts import for_target, read_snapshot_json, to_line
+from dialects import for_target, to_line
+from prompts import read_snapshot_json
 
 
 class Registry:
@@ -178,7 +179,7 @@ def run(s, handle=print_line, dedupe=None):
                     log(f"skipped {snapshot_id} at {where}: already handled (a redelivery)")
                 else:
                     started_at = datetime.datetime.now(datetime.timezone.utc)
-                    result = handle(for_target(snapshot, s["MODEL"]))
+                    result = handle(for_target(snapshot, s["MODEL"], s["DIALECT"]))
                     if receipt_sender is not None:
                         receipt_sender.send(snapshot, started_at, result)
                     dedupe.remember(snapshot_id)

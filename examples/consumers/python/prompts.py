@@ -13,7 +13,8 @@ A snapshot comes in two forms, and both map to the same request:
   re-spells such literals.
 
 Run as a program, it maps a JSONL file of JSON-form snapshots (e.g. `baton backfill` output) the way consumer.py
-maps the topic: python3 prompts.py FILE [MODEL] (FILE `-` reads standard input).
+maps the topic: python3 prompts.py FILE [MODEL] [--dialect NAME] (FILE `-` reads standard input; NAME one of
+dialects.DIALECTS, default openai-chat: this module's request).
 """
 import json
 import json.decoder
@@ -120,17 +121,43 @@ def to_line(value):
 
 
 def main(argv):
-    if len(argv) not in (2, 3):
-        print("usage: prompts.py FILE|- [MODEL]", file=sys.stderr)
+    args = list(argv[1:])
+    dialect = None
+    if "--dialect" in args:
+        at = args.index("--dialect")
+        if at + 1 >= len(args):
+            args = []  # usage
+        else:
+            dialect = args[at + 1]
+            del args[at:at + 2]
+    if len(args) not in (1, 2):
+        print("usage: prompts.py FILE|- [MODEL] [--dialect NAME]", file=sys.stderr)
         return 2
-    model = argv[2] if len(argv) == 3 else "local-model"
-    source = sys.stdin if argv[1] == "-" else open(argv[1], encoding="utf-8")
+    model = args[1] if len(args) == 2 else "local-model"
+    if dialect is None:
+        line_for = lambda snapshot: for_target(snapshot, model)  # noqa: E731
+    else:
+        import dialects  # dialects imports this module: imported here, when asked for
+        if dialect not in dialects.DIALECTS:
+            print(f"prompts.py: unknown dialect {dialect!r}: one of {', '.join(dialects.DIALECTS)}", file=sys.stderr)
+            return 2
+        line_for = lambda snapshot: dialects.for_target(snapshot, model, dialect)  # noqa: E731
+    source = sys.stdin if args[0] == "-" else open(args[0], encoding="utf-8")
     with source:
         for line in source:
             if line.strip():
-                sys.stdout.write(to_line(for_target(read_snapshot_json(line), model)) + "\n")
+                sys.stdout.write(dialect_line(line_for(read_snapshot_json(line))) + "\n")
     return 0
 
 
+def dialect_line(value):
+    """to_line, except that arguments kept as exact text inside a dialect's request are written as that text."""
+    import dialects
+    return dialects.to_line(value)
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    # run the importable module's main: dialects.py imports `prompts`, and a second copy of this module (as
+    # __main__) would have a RawJsonObject class that the mapping does not know
+    import prompts
+    sys.exit(prompts.main(sys.argv))

@@ -9,6 +9,8 @@ import base64
 import os
 import urllib.parse
 
+import dialects
+
 DEFAULTS = {
     "BOOTSTRAP_SERVERS": "localhost:9092",
     "SCHEMA_REGISTRY_URL": "http://localhost:8081",
@@ -32,6 +34,7 @@ DEFAULTS = {
     "SCHEMA_REGISTRY_CA_LOCATION": "",
     "RECEIPTS_TOPIC": "",
     "RECEIVER_BUDGET_TOKENS": "",
+    "DIALECT": "openai-chat",
 }
 PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
@@ -107,6 +110,8 @@ def load(environ=None):
         raise SettingsError(f"SECURITY_PROTOCOL must be one of {', '.join(PROTOCOLS)}, got {values['SECURITY_PROTOCOL']!r}")
     if values["FORMAT"] not in FORMATS:
         raise SettingsError(f"FORMAT must be one of {', '.join(FORMATS)}, got {values['FORMAT']!r}")
+    if values["DIALECT"] not in dialects.DIALECTS:
+        raise SettingsError(f"DIALECT must be one of {', '.join(dialects.DIALECTS)}, got {values['DIALECT']!r}")
     if values["RECEIPTS_TOPIC"] and values["FORMAT"] != "json":
         # the kit writes receipts in the JSON form only, which Baton reads when it runs with baton.format=json
         raise SettingsError("RECEIPTS_TOPIC needs FORMAT=json: the kit sends receipts in the JSON form (baton.format=json); "
