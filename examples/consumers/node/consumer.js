@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Reads baton.context-snapshots with kafkajs (read_committed: only snapshots of committed Baton transactions) and
-// hands each snapshot to a handler; the kit's handler prints one JSON line per snapshot (see prompts.js).
+// hands each snapshot to a handler; the kit's handler prints one JSON line per snapshot (see prompts.js), in the
+// receiver dialect DIALECT (dialects.js, docs/receivers.md).
 // Settings: settings.js and ../README.md (environment variables, or a CONFIG_FILE).
 //
 // Delivery (../README.md, "Commits, failures and duplicates"):
@@ -19,7 +20,8 @@
 
 const { Kafka, Partitioners, logLevel } = require('kafkajs');
 const { SchemaRegistryClient, AvroDeserializer, SerdeType } = require('@confluentinc/schemaregistry');
-const { forTarget, readSnapshotJson } = require('./prompts');
+const { readSnapshotJson } = require('./prompts');
+const { forTarget } = require('./dialects');
 const settings = require('./settings');
 const { RecentIds, DeadLetterFile } = require('./delivery');
 const receipts = require('./receipts');
@@ -109,7 +111,7 @@ async function run(s, handle = printLine, dedupe = new RecentIds(Number(s.DEDUPE
           log(`skipped ${id} at ${where}: already handled (a redelivery)`);
         } else {
           const startedAt = new Date();
-          const result = await handle(forTarget(snapshot, s.MODEL));
+          const result = await handle(forTarget(snapshot, s.DIALECT, { model: s.MODEL }));
           if (sender) await sender.send(snapshot, startedAt, result);
           await dedupe.remember(id);
           handled += 1;

@@ -167,7 +167,8 @@ test('should send the receipts the Java and Python kits send for the same input'
   const cases = JSON.parse(fs.readFileSync(path.join(TESTDATA, 'receipts.json'), 'utf8'));
   assert.ok(cases.length > 0);
   for (const c of cases) {
-    const started = receipts.acknowledge(c.snapshot, c.receiver_model, c.budget_tokens, new Date(c.started_at));
+    const started = receipts.acknowledge(c.snapshot, c.receiver_model, c.budget_tokens, new Date(c.started_at),
+      c.dialect ?? null);
     const ended = receipts.reportOutcome(started, c.outcome, c.tokens_spent);
     assert.equal(receipts.key(c.snapshot), c.key);
     assert.equal(receipts.toJson(started), c.started);

@@ -12,7 +12,8 @@
 //   parsed with plain JSON.parse still works: its objects are re-serialized (JSON.stringify), which re-spells them.
 //
 // Run as a program, it maps a JSONL file of JSON-form snapshots (e.g. `baton backfill` output) the way
-// consumer.js maps the topic: node prompts.js FILE [MODEL] (FILE `-` reads standard input).
+// consumer.js maps the topic: node prompts.js FILE [MODEL] [--dialect NAME] (FILE `-` reads standard input;
+// dialects.js and docs/receivers.md name the dialects; openai-chat, the default, is this file's chatRequest).
 'use strict';
 
 const fs = require('fs');
@@ -148,15 +149,21 @@ function forTarget(snapshot, model, withLedger = false) {
   return line;
 }
 
-async function main(args) {
-  if (args.length < 1 || args.length > 2) {
-    console.error('usage: prompts.js FILE|- [MODEL]');
+async function main(argv) {
+  const args = [...argv];
+  let dialect = 'openai-chat';
+  const at = args.indexOf('--dialect');
+  if (at >= 0) [, dialect] = args.splice(at, 2);
+  if (args.length < 1 || args.length > 2 || !dialect) {
+    console.error('usage: prompts.js FILE|- [MODEL] [--dialect NAME]');
     return 2;
   }
   const model = args[1] || 'local-model';
+  // required here, not at the top: dialects.js requires this module
+  const line = (snapshot) => require('./dialects').forTarget(snapshot, dialect, { model });
   const input = args[0] === '-' ? process.stdin : fs.createReadStream(args[0], 'utf8');
-  for await (const line of readline.createInterface({ input, crlfDelay: Infinity })) {
-    if (line.trim()) process.stdout.write(`${JSON.stringify(forTarget(readSnapshotJson(line), model))}\n`);
+  for await (const text of readline.createInterface({ input, crlfDelay: Infinity })) {
+    if (text.trim()) process.stdout.write(`${JSON.stringify(line(readSnapshotJson(text)))}\n`);
   }
   return 0;
 }

@@ -5,7 +5,8 @@
 // toJson() to a topic of a baton.format=json deployment.
 //
 // A receipt is an object with HandoffReceipt's field names: snapshot_id, content_sha256, receiver_model,
-// budget_tokens, started_at (a Date), outcome, tokens_spent. The hash sent is the snapshot's own content_sha256:
+// budget_tokens, started_at (a Date), outcome, tokens_spent, dialect (the receiver dialect the request was built in,
+// docs/receivers.md, or null). The hash sent is the snapshot's own content_sha256:
 // send the snapshot to the agent unchanged, or Baton dead-letters the receipt as RECEIPT_HASH_MISMATCH.
 'use strict';
 
@@ -14,8 +15,8 @@ const OUTCOMES = Object.freeze(['RESOLVED', 'FAILED', 'HANDED_BACK', 'ABANDONED'
 // The record key of a snapshot's receipts: tenant_id/session_id.
 const key = (snapshot) => `${snapshot.tenant_id}/${snapshot.session_id}`;
 
-// The receipt sent when the receiver starts from `snapshot`; model and budget may be null.
-function acknowledge(snapshot, receiverModel, budgetTokens, startedAt) {
+// The receipt sent when the receiver starts from `snapshot`; model, budget and dialect may be null.
+function acknowledge(snapshot, receiverModel, budgetTokens, startedAt, dialect = null) {
   if (!snapshot.content_sha256) throw new Error('the snapshot has no content_sha256');
   if (!(startedAt instanceof Date) || Number.isNaN(startedAt.getTime())) throw new Error('startedAt must be a valid Date');
   return {
@@ -26,6 +27,7 @@ function acknowledge(snapshot, receiverModel, budgetTokens, startedAt) {
     started_at: startedAt,
     outcome: null,
     tokens_spent: null,
+    dialect: dialect ?? null,
   };
 }
 
@@ -51,6 +53,7 @@ function toJson(receipt) {
   out.started_at = instantText(receipt.started_at);
   if (receipt.outcome != null) out.outcome = receipt.outcome;
   if (receipt.tokens_spent != null) out.tokens_spent = receipt.tokens_spent;
+  if (receipt.dialect != null) out.dialect = receipt.dialect;
   return JSON.stringify(out);
 }
 

@@ -15,6 +15,7 @@ const DEFAULTS = Object.freeze({
   TOPIC: 'baton.context-snapshots',
   GROUP_ID: 'baton-consumer-example',
   MODEL: 'local-model',
+  DIALECT: 'openai-chat',
   FORMAT: 'auto',
   MAX_SNAPSHOTS: '0',
   IDLE_EXIT_MS: '0',
@@ -36,6 +37,7 @@ const DEFAULTS = Object.freeze({
 const PROTOCOLS = ['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'];
 const MECHANISMS = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'];
 const FORMATS = ['auto', 'avro', 'json'];
+const { DIALECTS } = require('./dialects');
 
 // A setting that cannot be used; the message names it.
 class SettingsError extends Error {}
@@ -95,6 +97,7 @@ function load(environ = process.env) {
   if (!PROTOCOLS.includes(s.SECURITY_PROTOCOL)) {
     throw new SettingsError(`SECURITY_PROTOCOL must be one of ${PROTOCOLS.join(', ')}, got '${s.SECURITY_PROTOCOL}'`);
   }
+  if (!DIALECTS.includes(s.DIALECT)) throw new SettingsError(`DIALECT must be one of ${DIALECTS.join(', ')}, got '${s.DIALECT}'`);
   if (!FORMATS.includes(s.FORMAT)) throw new SettingsError(`FORMAT must be one of ${FORMATS.join(', ')}, got '${s.FORMAT}'`);
   if (s.RECEIPTS_TOPIC && s.FORMAT !== 'json') {
     // the kit writes receipts in the JSON form only, which Baton reads when it runs with baton.format=json

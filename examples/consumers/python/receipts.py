@@ -5,7 +5,8 @@ ends; key each with key() (the snapshot's session, as the session events are key
 a baton.format=json deployment.
 
 A receipt is a dict with HandoffReceipt's field names: snapshot_id, content_sha256, receiver_model, budget_tokens,
-started_at (a timezone-aware datetime), outcome, tokens_spent. The hash sent is the snapshot's own content_sha256:
+started_at (a timezone-aware datetime), outcome, tokens_spent, dialect (the receiver dialect the request was built in,
+docs/receivers.md, or None). The hash sent is the snapshot's own content_sha256:
 send the snapshot to the agent unchanged, or Baton dead-letters the receipt as RECEIPT_HASH_MISMATCH."""
 import datetime
 import json
@@ -18,8 +19,8 @@ def key(snapshot):
     return f"{snapshot['tenant_id']}/{snapshot['session_id']}"
 
 
-def acknowledge(snapshot, receiver_model, budget_tokens, started_at):
-    """The receipt sent when the receiver starts from `snapshot`; model and budget may be None."""
+def acknowledge(snapshot, receiver_model, budget_tokens, started_at, dialect=None):
+    """The receipt sent when the receiver starts from `snapshot`; model, budget and dialect may be None."""
     if not snapshot.get("content_sha256"):
         raise ValueError("the snapshot has no content_sha256")
     if started_at.tzinfo is None:
@@ -27,7 +28,7 @@ def acknowledge(snapshot, receiver_model, budget_tokens, started_at):
         raise ValueError("started_at must be timezone-aware, e.g. datetime.now(timezone.utc)")
     return {"snapshot_id": snapshot["snapshot_id"], "content_sha256": snapshot["content_sha256"],
             "receiver_model": receiver_model, "budget_tokens": budget_tokens, "started_at": started_at,
-            "outcome": None, "tokens_spent": None}
+            "outcome": None, "tokens_spent": None, "dialect": dialect}
 
 
 def report_outcome(started, outcome, tokens_spent):
@@ -56,7 +57,7 @@ def to_json(receipt):
         if receipt.get(name) is not None:
             out[name] = receipt[name]
     out["started_at"] = instant_text(receipt["started_at"])
-    for name in ("outcome", "tokens_spent"):
+    for name in ("outcome", "tokens_spent", "dialect"):
         if receipt.get(name) is not None:
             out[name] = receipt[name]
     return json.dumps(out, ensure_ascii=False, separators=(",", ":"))

@@ -180,7 +180,7 @@ class ReceiptsTest(unittest.TestCase):
         self.assertTrue(cases)
         for c in cases:
             started = receipts.acknowledge(c["snapshot"], c["receiver_model"], c["budget_tokens"],
-                                           self.instant(c["started_at"]))
+                                           self.instant(c["started_at"]), c.get("dialect"))
             ended = receipts.report_outcome(started, c["outcome"], c["tokens_spent"])
             self.assertEqual(receipts.key(c["snapshot"]), c["key"])
             self.assertEqual(receipts.to_json(started), c["started"])

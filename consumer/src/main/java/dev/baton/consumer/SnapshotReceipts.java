@@ -47,25 +47,42 @@ public final class SnapshotReceipts {
     /** The receipt sent when the receiver starts from {@code snapshot}; model and budget may be null. */
     public static HandoffReceipt acknowledge(ContextSnapshot snapshot, String receiverModel, Long budgetTokens,
                                              Instant startedAt) {
+        return acknowledge(snapshot, receiverModel, budgetTokens, startedAt, null);
+    }
+
+    /**
+     * The receipt sent when the receiver starts from {@code snapshot}, naming the receiver dialect its request was
+     * built in ({@code dev.baton.consumer.dialect.Dialect}'s name, docs/receivers.md); model, budget and dialect may
+     * be null.
+     */
+    public static HandoffReceipt acknowledge(ContextSnapshot snapshot, String receiverModel, Long budgetTokens,
+                                             Instant startedAt, String dialect) {
         return acknowledge(snapshot.getSnapshotId(), snapshot.getContentSha256(), receiverModel, budgetTokens,
-                startedAt);
+                startedAt, dialect);
     }
 
     /** The receipt sent when the receiver starts from a JSON-form snapshot. */
     public static HandoffReceipt acknowledge(JsonNode snapshot, String receiverModel, Long budgetTokens,
                                              Instant startedAt) {
+        return acknowledge(snapshot, receiverModel, budgetTokens, startedAt, null);
+    }
+
+    /** The receipt sent when the receiver starts from a JSON-form snapshot, naming the request's dialect. */
+    public static HandoffReceipt acknowledge(JsonNode snapshot, String receiverModel, Long budgetTokens,
+                                             Instant startedAt, String dialect) {
         return acknowledge(snapshot.path("snapshot_id").asText(), snapshot.path("content_sha256").asText(),
-                receiverModel, budgetTokens, startedAt);
+                receiverModel, budgetTokens, startedAt, dialect);
     }
 
     static HandoffReceipt acknowledge(String snapshotId, String contentSha256, String receiverModel,
-                                      Long budgetTokens, Instant startedAt) {
+                                      Long budgetTokens, Instant startedAt, String dialect) {
         return HandoffReceipt.newBuilder()
                 .setSnapshotId(Objects.requireNonNull(snapshotId))
                 .setContentSha256(Objects.requireNonNull(contentSha256, "the snapshot has no content_sha256"))
                 .setReceiverModel(receiverModel)
                 .setBudgetTokens(budgetTokens)
                 .setStartedAt(Objects.requireNonNull(startedAt))
+                .setDialect(dialect)
                 .build();
     }
 
@@ -88,6 +105,7 @@ public final class SnapshotReceipts {
         o.put("started_at", receipt.getStartedAt().toString());
         if (receipt.getOutcome() != null) o.put("outcome", receipt.getOutcome().name());
         if (receipt.getTokensSpent() != null) o.put("tokens_spent", receipt.getTokensSpent());
+        if (receipt.getDialect() != null) o.put("dialect", receipt.getDialect());
         return o.toString();
     }
 }

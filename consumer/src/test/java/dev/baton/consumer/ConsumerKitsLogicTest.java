@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * The consumer kits' own unit tests (examples/consumers: python/test_kit.py with unittest, node/kit.test.js with
- * {@code node --test}) run by Maven: the mapping of both snapshot forms (against the same files as
+ * The consumer kits' own unit tests (examples/consumers: python/test_kit.py with unittest; node/kit.test.js,
+ * dialects.test.js, templates.test.js and sdk.test.js with {@code node --test}: the last three need the kit's npm
+ * packages, and templates.test.js the shared templates in ../shared, skipped when missing outside CI) run by Maven: the mapping of both snapshot forms (against the same files as
  * {@link SnapshotPromptsTest}), dedupe, the dead-letter file and the settings. They need python3 or node, no
  * package; a missing interpreter skips its test, and fails it under CI=true.
  */
@@ -30,7 +31,8 @@ class ConsumerKitsLogicTest {
 
     @Test
     void shouldPassTheNodeKitsUnitTests() throws Exception {
-        run(List.of("node", "--test", "kit.test.js"), KITS.resolve("node"), "node");
+        run(List.of("node", "--test", "kit.test.js", "dialects.test.js", "templates.test.js", "sdk.test.js"),
+            KITS.resolve("node"), "node");
     }
 
     private static void run(List<String> command, Path dir, String tool) throws Exception {

@@ -60,7 +60,8 @@ class SnapshotReceiptsTest {
             HandoffReceipt started = SnapshotReceipts.acknowledge(snapshot,
                     c.get("receiver_model").isNull() ? null : c.get("receiver_model").asText(),
                     c.get("budget_tokens").isNull() ? null : c.get("budget_tokens").asLong(),
-                    Instant.parse(c.get("started_at").asText()));
+                    Instant.parse(c.get("started_at").asText()),
+                    c.path("dialect").isTextual() ? c.get("dialect").asText() : null);
             HandoffReceipt ended = SnapshotReceipts.reportOutcome(started,
                     HandoffResult.valueOf(c.get("outcome").asText()), c.get("tokens_spent").asLong());
             assertThat(SnapshotReceipts.key(snapshot)).isEqualTo(c.get("key").asText());

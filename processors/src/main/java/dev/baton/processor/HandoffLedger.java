@@ -202,7 +202,7 @@ public final class HandoffLedger {
                 int outcome = in.readByte();
                 Long spent = number(in);
                 Receipt r = new Receipt(session, handoffId, sha, model, budget, started,
-                        outcome < 0 ? null : Receipt.Result.values()[outcome], spent, blob(in), blob(in));
+                        outcome < 0 ? null : Receipt.Result.values()[outcome], spent, null, blob(in), blob(in));
                 l.held.add(new Held(r, arrived));
             }
         } catch (IOException e) {

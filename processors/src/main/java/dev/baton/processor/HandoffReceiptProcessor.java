@@ -213,7 +213,7 @@ public final class HandoffReceiptProcessor implements Processor<String, Object, 
                 metrics.count(MetricCatalogue.TENANT_RECEIVER_TOKENS, r.tokensSpent(), "tenant", tenant);
             }
         }
-        out.add(JoinedOutcome.of(e));
+        out.add(JoinedOutcome.of(e, r.dialect()));
     }
 
     private Departure.DeadLetterOut unknown(Receipt r, String why) {

@@ -10,10 +10,12 @@ import dev.baton.engine.model.SessionKey;
  * @param outcome      null on the receipt sent when the receiver starts; its result on the one sent at the end
  * @param budgetTokens the receiver's budget, or null
  * @param tokensSpent  tokens the receiver reported spending, or null
+ * @param dialect      the receiver dialect the consumer built the request in (docs/receivers.md), or null; not kept
+ *                     by the stored hand-off ledger, so a receipt held until its snapshot is written loses it
  */
 public record Receipt(SessionKey session, String handoffId, String contentSha256, String receiverModel,
-                      Long budgetTokens, long startedAtMillis, Result outcome, Long tokensSpent, byte[] rawKey,
-                      byte[] rawValue) {
+                      Long budgetTokens, long startedAtMillis, Result outcome, Long tokensSpent, String dialect,
+                      byte[] rawKey, byte[] rawValue) {
 
     /** How the receiver's work ended (Avro {@code HandoffResult}). */
     public enum Result {

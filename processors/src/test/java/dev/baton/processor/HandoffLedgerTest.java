@@ -15,7 +15,7 @@ class HandoffLedgerTest {
 
     private static Receipt receipt(String id, Receipt.Result outcome) {
         return new Receipt(S, id, "cd".repeat(32), outcome == null ? null : "claude-opus", 100L, 42L, outcome,
-                outcome == null ? null : 9L, "acme/s1".getBytes(), new byte[]{1, 2, 3});
+                outcome == null ? null : 9L, null, "acme/s1".getBytes(), new byte[]{1, 2, 3});
     }
 
     @Test

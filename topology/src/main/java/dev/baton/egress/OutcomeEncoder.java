@@ -56,6 +56,7 @@ public interface OutcomeEncoder {
                 .setStartedAt(Instant.ofEpochMilli(o.startedAtMillis()))
                 .setOutcome(o.outcome() == null ? null : HandoffResult.valueOf(o.outcome().name()))
                 .setTokensSpent(o.tokensSpent())
+                .setDialect(o.dialect())
                 .build();
     }
 }

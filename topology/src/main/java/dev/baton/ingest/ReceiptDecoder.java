@@ -30,6 +30,7 @@ public final class ReceiptDecoder {
     public static final int MAX_RECEIPT_BYTES = 16 * 1024;
     private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
     private static final Pattern MODEL = Pattern.compile("[A-Za-z0-9._:/@-]{1,128}");
+    private static final Pattern DIALECT = Pattern.compile("[a-z0-9:._-]{1,64}");
 
     /** A receipt, or why it was refused. */
     public record Result(Receipt receipt, ErrorCode code, String message) {
@@ -107,9 +108,14 @@ public final class ReceiptDecoder {
             return Result.reject(ErrorCode.INVALID_FIELD, "budget_tokens and tokens_spent must be >= 0");
         }
         if (r.getStartedAt() == null) return Result.reject(ErrorCode.INVALID_FIELD, "started_at is missing");
+        if (r.getDialect() != null && !DIALECT.matcher(r.getDialect()).matches()) {
+            return Result.reject(ErrorCode.INVALID_FIELD, "dialect is not 1-64 characters of [a-z0-9:._-]: "
+                    + Excerpt.quote(r.getDialect()));
+        }
         Receipt.Result outcome = r.getOutcome() == null ? null : Receipt.Result.valueOf(r.getOutcome().name());
         return new Result(new Receipt(session, parts[2], r.getContentSha256(), r.getReceiverModel(),
-                r.getBudgetTokens(), r.getStartedAt().toEpochMilli(), outcome, r.getTokensSpent(), key, value), null,
+                r.getBudgetTokens(), r.getStartedAt().toEpochMilli(), outcome, r.getTokensSpent(), r.getDialect(), key,
+                value), null,
                 null);
     }
 }

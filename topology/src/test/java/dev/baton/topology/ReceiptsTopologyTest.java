@@ -131,6 +131,32 @@ class ReceiptsTopologyTest {
     }
 
     @Test
+    void shouldRepeatTheDialectEachReceiptNamesOnItsOutcome() {
+        try (Harness h = new Harness(receiptsOn())) {
+            String sha = escalate(h, "h1").get("content_sha256").asText();
+            send(h, receipt("h1", sha, null, null).put("dialect", "anthropic-messages"));
+            send(h, receipt("h1", sha, "RESOLVED", 10L));
+
+            List<JsonNode> out = outcomes(h);
+            assertThat(out).hasSize(2);
+            assertThat(out.get(0).get("dialect").asText()).isEqualTo("anthropic-messages");
+            assertThat(out.get(1).get("dialect").isNull()).as("the end receipt named none").isTrue();
+            assertThat(h.readDeadLetters()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldDeadLetterAReceiptWhoseDialectIsNotAName() {
+        try (Harness h = new Harness(receiptsOn())) {
+            String sha = escalate(h, "h1").get("content_sha256").asText();
+            send(h, receipt("h1", sha, null, null).put("dialect", "Anthropic Messages\n"));
+            List<Harness.DeadLetterOut> dead = h.readDeadLetters();
+            assertThat(dead).extracting(Harness.DeadLetterOut::code).containsExactly(ErrorCode.INVALID_FIELD.name());
+            assertThat(outcomes(h)).isEmpty();
+        }
+    }
+
+    @Test
     void shouldLabelATenantOutsideTheAllowListAsOther() {
         try (Harness h = new Harness(receiptsOn(BatonConfig.METRICS_TENANTS, "someone-else"))) {
             escalate(h, "h1");
