@@ -1,6 +1,7 @@
 package dev.baton.receivers;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.consumer.SnapshotPrompts;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -81,7 +82,8 @@ final class ReceiverCorpus {
         }
         Files.createDirectories(file.getParent());
         Files.writeString(file, String.join("\n", snapshots) + (snapshots.isEmpty() ? "" : "\n"), StandardCharsets.UTF_8);
-        List<JsonNode> parsed = snapshots.stream().map(JsonValues::parse).toList();
+        List<JsonNode> parsed = new ArrayList<>();
+        for (String line : snapshots) parsed.add(SnapshotPrompts.readJson(line)); // arguments as their exact text
         return new Part(name, file, snapshots, parsed, planned, dead);
     }
 
