@@ -58,6 +58,10 @@ public final class RequestCheck {
             "signature", "reasoning", "reasoning_content", "encrypted_content", "thought", "thoughtSignature",
             "thought_signature");
 
+    /** Members whose object value is a tool's data (arguments, results): a tool may well take an argument "thought". */
+    private static final java.util.Set<String> DATA_MEMBERS = java.util.Set.of("input", "args", "arguments", "response",
+            "output");
+
     /**
      * docs/receivers.md, "Reasoning": no request carries reasoning (Anthropic thinking blocks, Responses reasoning
      * items, Gemini thought parts and signatures, chat {@code reasoning_content}): only the provider that wrote a
@@ -69,7 +73,9 @@ public final class RequestCheck {
                 if (REASONING_MEMBERS.contains(e.getKey())) {
                     out.add("reasoning: " + path + "/" + e.getKey() + " carries reasoning");
                 }
-                noReasoning(e.getValue(), path + "/" + e.getKey(), out);
+                if (!(DATA_MEMBERS.contains(e.getKey()) && e.getValue().isObject())) {
+                    noReasoning(e.getValue(), path + "/" + e.getKey(), out);
+                }
             });
             String type = node.path("type").asText("");
             if (REASONING_MEMBERS.contains(type)) {
