@@ -21,8 +21,15 @@ const { OpenAI, Anthropic, GoogleGenAI } = sdks || {};
 const dialects = require('./dialects');
 const { FIXTURES, vectorSnapshots } = require('./fixtures');
 
-// the hand-made fixtures and the LOCAL snapshots of the shared vectors (../testdata/dialects.jsonl)
-const SNAPSHOTS = [...FIXTURES, ...vectorSnapshots().filter((s) => s.target === 'LOCAL')];
+// the hand-made fixtures and the LOCAL snapshots of the shared vectors (../testdata/dialects.jsonl); with
+// BATON_SNAPSHOT_CORPUS (JSONL files of JSON-form snapshots, separated like PATH) the LOCAL snapshots of those files
+// instead: the corpus of recorded agent runs (dev.baton.receivers.ReceiverDialectsOnCorpusTest sets it)
+const { readSnapshotJson } = require('./prompts');
+const corpusSnapshots = (files) => files.split(require('path').delimiter).filter(Boolean)
+  .flatMap((f) => require('fs').readFileSync(f, 'utf8').split('\n').filter((l) => l.trim()))
+  .map((l) => readSnapshotJson(l)).filter((s) => s.target === 'LOCAL');
+const SNAPSHOTS = process.env.BATON_SNAPSHOT_CORPUS ? corpusSnapshots(process.env.BATON_SNAPSHOT_CORPUS)
+  : [...FIXTURES, ...vectorSnapshots().filter((s) => s.target === 'LOCAL')];
 
 // Fields an SDK puts in the body beyond the request given to it (a new one shows up as a failure naming it):
 // @google/genai sends an empty generationConfig (checked empty below); the others add none.
@@ -58,17 +65,20 @@ test.after(() => server.close());
 
 const last = () => bodies[bodies.length - 1];
 const without = (body, fields) => Object.fromEntries(Object.entries(body).filter(([k]) => !fields.includes(k)));
+// what a request is on the wire: JSON.stringify spells -0 as 0 (a call's arguments may hold -0; docs/receivers.md,
+// "Arguments", on how Node spells numbers)
+const wire = (request) => JSON.parse(JSON.stringify(request));
 
 test('should send openai-chat and openai-responses through the openai SDK unchanged', { skip }, async () => {
   const client = new OpenAI({ apiKey: 'test', baseURL: `${base}/v1`, maxRetries: 0 });
   for (const s of SNAPSHOTS) {
     const chat = dialects.request(s, 'openai-chat', { model: 'm' }).request;
     await client.chat.completions.create(chat);
-    assert.deepEqual(without(last().body, SDK_ADDS['openai-chat']), chat);
+    assert.deepEqual(without(last().body, SDK_ADDS['openai-chat']), wire(chat));
     const responses = dialects.request(s, 'openai-responses', { model: 'm' }).request;
     await client.responses.create(responses);
     assert.equal(last().path, '/v1/responses');
-    assert.deepEqual(without(last().body, SDK_ADDS['openai-responses']), responses);
+    assert.deepEqual(without(last().body, SDK_ADDS['openai-responses']), wire(responses));
     // https://platform.openai.com/docs/guides/function-calling: a function_call_output answers a function_call
     // (by call_id) given before it
     const seen = new Set();
@@ -86,7 +96,7 @@ test('should send anthropic-messages through @anthropic-ai/sdk keeping the Messa
     await client.messages.create(request);
     assert.equal(last().path, '/v1/messages');
     const { body } = last();
-    assert.deepEqual(without(body, SDK_ADDS['anthropic-messages']), request);
+    assert.deepEqual(without(body, SDK_ADDS['anthropic-messages']), wire(request));
     // https://docs.anthropic.com/en/api/messages: user and assistant turns alternate, the first is user; the
     // request ends with a user turn (ours: with text)
     body.messages.forEach((m, i) => assert.equal(m.role, i % 2 === 0 ? 'user' : 'assistant', s.snapshot_id));
@@ -118,7 +128,7 @@ test('should send gemini through @google/genai keeping generateContent\'s rules'
       config: { systemInstruction: request.systemInstruction } });
     const { path, body } = last();
     assert.match(path, /\/models\/m:generateContent$/);
-    assert.deepEqual(without(body, SDK_ADDS.gemini), request);
+    assert.deepEqual(without(body, SDK_ADDS.gemini), wire(request));
     assert.deepEqual(body.generationConfig || {}, {});
     // https://ai.google.dev/gemini-api/docs/function-calling: turns alternate user/model; a model turn of function
     // calls follows a user turn, and the next user turn begins with their responses, in the calls' order

@@ -130,6 +130,28 @@ class ReceiverDialectsOnCorpusTest {
         assertThat(failures).isEmpty();
     }
 
+    /**
+     * Every LOCAL snapshot of the corpus, in every API dialect, through the providers' official Node SDKs (openai,
+     * {@code @anthropic-ai/sdk}, {@code @google/genai}) to a loopback server: the body each SDK sends equals the
+     * dialect's request and keeps the provider's rules ({@code examples/consumers/node/sdk.test.js}).
+     */
+    @Test
+    void shouldSendEveryLocalSnapshotThroughTheProvidersNodeSdks() throws Exception {
+        String node = KitProcess.require("node");
+        String files = PARTS.stream().map(p -> p.file().toString())
+                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+        List<String> out = new ArrayList<>();
+        int code = KitProcess.run(List.of(node, "--test", "sdk.test.js"),
+                SharedFolder.repository().resolve("examples/consumers/node"),
+                Map.of("BATON_SNAPSHOT_CORPUS", files), out::add);
+        if (out.contains("# skipped 3") && !"true".equals(System.getenv("CI"))) {
+            org.junit.jupiter.api.Assumptions.abort("the Node kit's SDKs are not installed (npm ci)");
+        }
+        assertThat(code).as(String.join("\n", out)).isZero();
+        assertThat(out).as("every SDK test ran, none skipped").contains("# pass 3").contains("# skipped 0");
+        CorpusReport.ROOT.put("node_sdk_round_trips", 4 * PARTS.stream().mapToInt(p -> locals(p).size()).sum());
+    }
+
     /** Runs a kit's {@code dialects} tool on each part and compares every line with the Java request. */
     private static void compareKit(String kit, List<String> command, String dir) throws Exception {
         int same = 0;
