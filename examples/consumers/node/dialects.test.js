@@ -226,3 +226,17 @@ test('should print the same lines as the Python kit\'s dialects.py', { skip: noP
   assert.equal(node.length, python.length);
   node.forEach((line, i) => assert.deepStrictEqual(line, python[i], `${line.snapshot_id} ${line.dialect}`));
 });
+
+test('should send no reasoning, even from a snapshot whose messages carry reasoning fields', () => {
+  // docs/receivers.md, "Reasoning": only the provider that wrote a reasoning block can verify it; Baton's snapshots
+  // hold none, and a snapshot of another form that had some does not pass it on
+  for (const s of vectorSnapshots().filter((v) => v.target === 'LOCAL')) {
+    const withReasoning = { ...s, messages: s.messages.map((m) => ({ ...m, reasoning_content: 'SENDER-REASONING',
+      thinking: { signature: 'c2ln' } })) };
+    for (const d of dialects.DIALECTS) {
+      const text = JSON.stringify(dialects.request(withReasoning, d, { model: 'm' }).request);
+      assert.ok(!text.includes('SENDER-REASONING') && !text.includes('c2ln'), `${s.snapshot_id} ${d}`);
+      assert.doesNotMatch(text, /"(thinking|redacted_thinking|reasoning|thoughtSignature)"/, `${s.snapshot_id} ${d}`);
+    }
+  }
+});

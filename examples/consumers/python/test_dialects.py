@@ -88,6 +88,26 @@ class SharedVectorsTest(unittest.TestCase):
         self.assertEqual(failed, [], f"{len(failed)} of {len(cases)} vectors differ")
 
 
+class ReasoningTest(unittest.TestCase):
+    """docs/receivers.md, "Reasoning": no dialect sends reasoning, even from a snapshot whose messages carry some."""
+
+    def test_should_send_no_reasoning_even_when_the_snapshot_carries_reasoning_fields(self):
+        cases = [prompts.read_snapshot_json(line) for line in VECTORS.read_text(encoding="utf-8").splitlines()
+                 if line.strip()]
+        for case in cases:
+            snapshot = case["snapshot"]
+            if snapshot["target"] != "LOCAL":
+                continue
+            with_reasoning = dict(snapshot, messages=[dict(m, reasoning_content="SENDER-REASONING",
+                                                           thinking={"signature": "c2ln"})
+                                                      for m in snapshot["messages"]])
+            for d in dialects.DIALECTS:
+                text = dialects.dumps(dialects.request(with_reasoning, d, model="m")["request"])
+                self.assertNotIn("SENDER-REASONING", text, f"{case['name']} {d}")
+                self.assertNotIn("c2ln", text, f"{case['name']} {d}")
+                self.assertIsNone(re.search(r'"(thinking|redacted_thinking|reasoning|thoughtSignature)"', text))
+
+
 class DeterminismTest(unittest.TestCase):
 
     def test_should_give_the_same_bytes_every_time_and_for_both_forms(self):
