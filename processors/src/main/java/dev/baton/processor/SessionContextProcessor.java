@@ -82,6 +82,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     private SessionTimerIndex timers;
     private TenantPolicies policies;
     private TaskSensors metrics;
+    private LatencyRecorder latency = LatencyRecorder.NONE;
     private Cancellable punctuator;
 
     public SessionContextProcessor(SessionProcessorOptions options) {
@@ -128,6 +129,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 options.policyStore() == null ? null : context.getStateStore(options.policyStore());
         this.policies = new TenantPolicies(policyStore, options.policyDecoder(), options.defaultPolicy());
         this.metrics = new TaskSensors(context.metrics(), context.taskId().toString(), "session");
+        this.latency = LatencyRecorder.from(context.appConfigs());
         DecodedStateCache cache = sessions.cache();
         metrics.gauge(MetricCatalogue.DECODED_STATE_CACHE_BYTES, cache::bytes);
         metrics.gauge(MetricCatalogue.DECODED_STATE_CACHE_SESSIONS, cache::size);
@@ -148,7 +150,10 @@ public final class SessionContextProcessor implements Processor<String, InboundE
             boolean settle = record.headers().lastHeader(CONTROL_HEADER) != null;
             String key = settle ? record.key() : ev.sessionKey();
             Arrival arrival = settle ? new Arrival.Settle() : ev.arrival();
-            forward(key, step(key, arrival, context.currentSystemTimeMs(), ev, record.headers()), record.timestamp());
+            // the hand-off that arrived with this record: its snapshot's latency is measured from the record's timestamp
+            String arrived = arrival instanceof Arrival.HandoffArrived h ? h.handoff().handoffId() : null;
+            forward(key, step(key, arrival, context.currentSystemTimeMs(), ev, record.headers()), record.timestamp(),
+                    arrived);
         } catch (RuntimeException e) {
             // e.g. the schema registry is unreachable: fail the task and retry, never dead-letter
             if (DeadLetters.isTransient(e)) throw e;
@@ -157,7 +162,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
             byte[] key = ev != null ? ev.rawKey() : utf8(record.key());
             byte[] value = ev != null ? ev.rawValue() : null;
             forward(record.key(), List.of(new Departure.DeadLetterOut(ErrorCode.INTERNAL,
-                    e.getClass().getSimpleName() + ": " + e.getMessage(), key, value)), record.timestamp());
+                    e.getClass().getSimpleName() + ": " + e.getMessage(), key, value)), record.timestamp(), null);
         }
     }
 
@@ -269,7 +274,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         for (String key : timers.takeDue(now, options.maxSessionsPerPunctuation())) {
             try {
                 // Punctuation has no input record: the snapshot's timestamp is the wall clock of its release.
-                forward(key, step(key, new Arrival.WallClock(), now, null, null), now);
+                forward(key, step(key, new Arrival.WallClock(), now, null, null), now, null);
             } catch (RuntimeException e) {
                 if (DeadLetters.isTransient(e)) throw e;
                 metrics.punctuationFailure();
@@ -286,7 +291,9 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 : HandoffReceiptProcessor.previousOutcome(ledgers, SessionKey.format(tenantId, sessionId));
         List<Snapshot> out = new ArrayList<>(ready.size());
         for (ReadyHandoff handoff : ready) {
+            long start = System.nanoTime();
             ContextEngine.Rendered r = fitted(tenantId, sessionId, state, layouts, handoff, policy, previous);
+            latency.render(tenantId, System.nanoTime() - start);
             // The emitted snapshot's print: the receiver's next snapshot measures its stable prefix against it.
             // A backfill's synthetic hand-off is a what-if, never delivered: not remembered, so that real hand-offs
             // render the same with and without triggers (docs/decisions.md, synthetic hand-offs).
@@ -334,7 +341,13 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         return snapshot;
     }
 
-    private void forward(String key, List<Departure> out, long timestamp) {
+    /**
+     * @param arrivedHandoff the id of the hand-off that arrived with the record being processed, or null: its snapshot
+     *                       is timed from {@code timestamp} (the record's) to now, once the snapshot writer has encoded
+     *                       it and handed it to the producer (forward is synchronous); a hand-off that waited (parked)
+     *                       for turns or for the wall clock is not timed, as its record's timestamp is not kept
+     */
+    private void forward(String key, List<Departure> out, long timestamp, String arrivedHandoff) {
         for (Departure d : out) {
             if (d instanceof Departure.SnapshotOut s) {
                 Snapshot snapshot = s.snapshot();
@@ -342,6 +355,9 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 context.forward(new Record<String, Object>(key, snapshot, timestamp, new RecordHeaders()),
                         options.snapshotChild());
                 metrics.snapshotEmitted();
+                if (snapshot.handoffId().equals(arrivedHandoff)) {
+                    latency.handoffToSnapshot(snapshot.tenantId(), Math.max(0, System.currentTimeMillis() - timestamp));
+                }
             } else if (d instanceof Departure.DeadLetterOut dl) {
                 DeadLetters.forward(context, options.deadLetterChild(), timestamp, dl.key(), dl.value(), dl.code(),
                         dl.message());

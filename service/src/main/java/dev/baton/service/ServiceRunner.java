@@ -117,10 +117,11 @@ public final class ServiceRunner {
             metrics.close();
             throw e;
         }
-        StreamsApp streams = new StreamsApp(config);
+        TenantLabels tenantLabels = new TenantLabels(config.metricsTenants());
+        StreamsApp streams = new StreamsApp(config, new LatencyTimers(metrics, tenantLabels));
         app.set(streams);
         new KafkaStreamsMetrics(streams.streams()).bindTo(metrics);
-        new ApplicationMeters(streams.streams(), new TenantLabels(config.metricsTenants())).bindTo(metrics);
+        new ApplicationMeters(streams.streams(), tenantLabels).bindTo(metrics);
         new JvmMemoryMetrics().bindTo(metrics);
         new JvmGcMetrics().bindTo(metrics);
         new JvmThreadMetrics().bindTo(metrics);

@@ -2,6 +2,7 @@ package dev.baton.app;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
 
 import org.apache.kafka.common.Metric;
@@ -13,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.baton.config.BatonConfig;
+import dev.baton.processor.LatencyRecorder;
 import dev.baton.processor.TaskSensors;
 import dev.baton.topology.BatonTopology;
 
@@ -33,8 +35,16 @@ public final class StreamsApp implements AutoCloseable {
     private final StreamThreadFailures failures;
 
     public StreamsApp(BatonConfig config) {
+        this(config, LatencyRecorder.NONE);
+    }
+
+    /** @param latency where the processors report the hand-off latencies (the service's histograms) */
+    public StreamsApp(BatonConfig config, LatencyRecorder latency) {
         Topology topology = BatonTopology.buildTopology(config);
-        streams = new KafkaStreams(topology, BatonTopology.streamsProperties(config));
+        Properties props = BatonTopology.streamsProperties(config);
+        // an object value: the processors read it from context.appConfigs()
+        props.put(LatencyRecorder.CONFIG, latency);
+        streams = new KafkaStreams(topology, props);
         // a transient failure (an unreachable schema registry) pauses processing and retries it from the last
         // commit on a new stream thread; anything else is a bug or an unusable cluster: stop, do not spin
         failures = new StreamThreadFailures(RETRY_BACKOFF_INITIAL, RETRY_BACKOFF_MAX, (e, wait, retry) ->
