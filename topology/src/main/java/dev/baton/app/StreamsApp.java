@@ -59,6 +59,11 @@ public final class StreamsApp implements AutoCloseable {
         return failures.retries();
     }
 
+    /** Why processing is paused now (a stream thread waits to be replaced after a transient failure), or null. */
+    public String pausedReason() {
+        return failures.pausedReason();
+    }
+
     public void start() {
         streams.start();
     }
