@@ -224,6 +224,7 @@ public final class HandoffReceiptProcessor implements Processor<String, Object, 
     }
 
     /** Wall clock: marks unacknowledged snapshots, refuses receipts that waited too long, forgets idle ledgers. */
+    @SuppressWarnings("try") // the log context is for the log line inside: not read in the block
     void punctuate(long now) {
         for (String key : timers.takeDue(now, options.maxSessionsPerPunctuation())) {
             try {
@@ -231,7 +232,9 @@ public final class HandoffReceiptProcessor implements Processor<String, Object, 
             } catch (RuntimeException e) {
                 if (DeadLetters.isTransient(e)) throw e;
                 metrics.punctuationFailure();
-                LOG.error("Wall-clock visit of the hand-off ledger of {} failed; skipped", key, e);
+                try (LogContext log = LogContext.session(key)) {
+                    LOG.error("Wall-clock visit of the hand-off ledger of {} failed; skipped", key, e);
+                }
             }
         }
     }

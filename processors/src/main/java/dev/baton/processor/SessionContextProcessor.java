@@ -143,6 +143,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         }
     }
 
+    @SuppressWarnings("try") // the log context is for the log line inside: not read in the block
     @Override
     public void process(Record<String, InboundEvent> record) {
         InboundEvent ev = record.value();
@@ -157,8 +158,11 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         } catch (RuntimeException e) {
             // e.g. the schema registry is unreachable: fail the task and retry, never dead-letter
             if (DeadLetters.isTransient(e)) throw e;
-            LOG.error("Unexpected failure on record of session {} ({}); dead-lettered as INTERNAL", record.key(),
-                    sourceOf(), e);
+            try (LogContext log = LogContext.session(record.key()).with(LogContext.DEAD_LETTER_CODE,
+                    ErrorCode.INTERNAL.name()).traceOf(record.headers())) {
+                LOG.error("Unexpected failure on record of session {} ({}); dead-lettered as INTERNAL", record.key(),
+                        sourceOf(), e);
+            }
             byte[] key = ev != null ? ev.rawKey() : utf8(record.key());
             byte[] value = ev != null ? ev.rawValue() : null;
             forward(record.key(), List.of(new Departure.DeadLetterOut(ErrorCode.INTERNAL,
@@ -270,6 +274,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
      * Wall-clock punctuation: visits the sessions the timer index has due, releases what waited long enough and
      * deletes expired sessions. A failure on one session is logged and skips that session only.
      */
+    @SuppressWarnings("try") // the log context is for the log line inside: not read in the block
     void punctuate(long now) {
         for (String key : timers.takeDue(now, options.maxSessionsPerPunctuation())) {
             try {
@@ -278,7 +283,9 @@ public final class SessionContextProcessor implements Processor<String, InboundE
             } catch (RuntimeException e) {
                 if (DeadLetters.isTransient(e)) throw e;
                 metrics.punctuationFailure();
-                LOG.error("Wall-clock visit of session {} failed; skipped until its next event", key, e);
+                try (LogContext log = LogContext.session(key)) {
+                    LOG.error("Wall-clock visit of session {} failed; skipped until its next event", key, e);
+                }
             }
         }
     }
@@ -312,6 +319,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
      * tiny messages, whose per-message overhead no policy bounds. Below the minimum budget the snapshot is returned
      * as it is: the snapshot writer then finds it too large and dead-letters its record as INTERNAL.
      */
+    @SuppressWarnings("try") // the log context is for the log line inside: not read in the block
     private ContextEngine.Rendered fitted(String tenantId, String sessionId, SessionState state, LayoutCache layouts,
                                           ReadyHandoff handoff, Policy policy, String previous) {
         long limit = (long) options.maxOutputBytes() - RECORD_OVERHEAD_BYTES;
@@ -323,8 +331,12 @@ public final class SessionContextProcessor implements Processor<String, InboundE
             Handoff h = handoff.handoff();
             Handoff lowered = new Handoff(h.handoffId(), h.fromAgent(), h.toAgent(), h.target(), h.brief(),
                     h.asOfSeq(), budget);
-            LOG.warn("Snapshot of hand-off {} of session {}/{} may exceed {} bytes; rendered again with a transcript "
-                    + "budget of {} characters", h.handoffId(), tenantId, sessionId, options.maxOutputBytes(), budget);
+            try (LogContext log = LogContext.session(tenantId, sessionId).with(LogContext.HANDOFF, h.handoffId())
+                    .with(LogContext.SNAPSHOT, SessionKey.of(tenantId, sessionId).snapshotId(h.handoffId()))) {
+                LOG.warn("Snapshot of hand-off {} of session {}/{} may exceed {} bytes; rendered again with a "
+                        + "transcript budget of {} characters", h.handoffId(), tenantId, sessionId,
+                        options.maxOutputBytes(), budget);
+            }
             snapshot = timedRender(tenantId, sessionId, state, layouts,
                     new ReadyHandoff(lowered, handoff.occurredAtMillis(), handoff.pendingMissing()), policy, previous);
         }
