@@ -18,7 +18,7 @@ import dev.baton.app.ExitCodes;
 public final class ConfigLoader {
 
     /** {@code BATON_*} variables that the launcher and the command line read: not settings. */
-    public static final Set<String> COMMAND_LINE_VARIABLES = Set.of("BATON_DEBUG", "BATON_LOG_FORMAT", "BATON_LOG_LEVEL", "BATON_NO_BUILD",
+    public static final Set<String> COMMAND_LINE_VARIABLES = Set.of("BATON_DEBUG", "BATON_LOG_LEVEL", "BATON_NO_BUILD",
             "BATON_STDERR_TTY");
 
     private ConfigLoader() {
