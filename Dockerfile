@@ -48,7 +48,8 @@ EXPOSE 8080
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=40 -XX:+ExitOnOutOfMemoryError" \
     BATON_HTTP_PORT=8080 \
     BATON_HTTP_BIND_ADDRESS=0.0.0.0 \
-    BATON_STATE_DIR=/var/lib/baton/state
+    BATON_STATE_DIR=/var/lib/baton/state \
+    BATON_LOG_FORMAT=json
 # What the kubelet's liveness probe asks (/healthz), where it asks it: the container's own address ($HOSTNAME
 # resolves to it in /etc/hosts), not the loopback, so an instance that only listens on 127.0.0.1 is unhealthy here
 # too. bash's /dev/tcp: no curl or wget in the image.

@@ -289,6 +289,24 @@ class ProductionPodIT {
         assertThat(podman.ok(List.of("logs", CONTAINER))).contains("Stopped.");
     }
 
+    @Test
+    @Order(7)
+    void shouldLogOneJsonObjectPerLine() throws IOException {
+        // the image sets BATON_LOG_FORMAT=json; the JVM's own notice of JAVA_TOOL_OPTIONS is not a log line
+        List<String> lines = podman.ok(List.of("logs", CONTAINER)).lines()
+                .filter(l -> !l.isBlank() && !l.startsWith("Picked up JAVA_TOOL_OPTIONS")).toList();
+        assertThat(lines).as("the pod's log lines").isNotEmpty();
+        ObjectMapper json = new ObjectMapper();
+        for (String line : lines) {
+            JsonNode entry = json.readTree(line);
+            assertThat(entry.isObject()).as("a JSON object: %s", line).isTrue();
+            assertThat(entry.path("level").asText()).as("level of %s", line).isNotEmpty();
+            assertThat(entry.path("message").isTextual()).as("message of %s", line).isTrue();
+            assertThat(entry.path("time").asText()).as("time of %s", line).endsWith("Z");
+        }
+        assertThat(lines).anyMatch(l -> l.contains("\"message\":\"Stopped.\""));
+    }
+
     private static ContextSnapshot feedASessionAndReadItsSnapshot(String tenant, String session) throws Exception {
         HttpSchemaRegistryClient registryClient = new HttpSchemaRegistryClient(registry.url());
         SessionEventEncoder encoder = SessionEventEncoder.avro(registryClient);

@@ -64,6 +64,7 @@ public final class HandoffReceiptProcessor implements Processor<String, Object, 
     private SessionTimerIndex timers;
     private TenantPolicies policies;
     private TaskSensors metrics;
+    private LatencyRecorder latency = LatencyRecorder.NONE;
     private final Map<String, long[]> overdue = new HashMap<>();
     private Cancellable punctuator;
 
@@ -97,6 +98,7 @@ public final class HandoffReceiptProcessor implements Processor<String, Object, 
                 options.policyStore() == null ? null : context.getStateStore(options.policyStore());
         this.policies = new TenantPolicies(policyStore, options.policyDecoder(), options.defaultPolicy());
         this.metrics = new TaskSensors(context.metrics(), context.taskId().toString(), "receipts");
+        this.latency = LatencyRecorder.from(context.appConfigs());
         // the unacknowledged snapshots of this task, as the timer store remembers them (after a restart too)
         try (KeyValueIterator<String, Long> it = timerStore.range(OVERDUE_PREFIX, "~over0")) {
             while (it.hasNext()) {
@@ -115,9 +117,9 @@ public final class HandoffReceiptProcessor implements Processor<String, Object, 
     public void process(Record<String, Object> record) {
         long now = context.currentSystemTimeMs();
         if (record.value() instanceof SnapshotEmitted s) {
-            visit(s.session().toString(), now, record.timestamp(), (l, out) -> written(l, s, now, out));
+            visit(s.session().toString(), now, record.timestamp(), false, (l, out) -> written(l, s, now, out));
         } else if (record.value() instanceof Receipt r) {
-            visit(r.session().toString(), now, record.timestamp(), (l, out) -> received(l, r, now, out));
+            visit(r.session().toString(), now, record.timestamp(), true, (l, out) -> received(l, r, now, out));
         } else {
             throw new IllegalArgumentException("not a snapshot notice or a receipt: " + record.value());
         }
@@ -128,7 +130,7 @@ public final class HandoffReceiptProcessor implements Processor<String, Object, 
     }
 
     /** Load the session's ledger, apply, store it and its timer, forward what left. */
-    private void visit(String key, long now, long timestamp, Step step) {
+    private void visit(String key, long now, long timestamp, boolean receipt, Step step) {
         byte[] bytes = ledgers.get(key);
         HandoffLedger ledger = bytes == null ? new HandoffLedger() : HandoffLedger.decode(bytes);
         Policy policy = policies.forTenant(SessionKey.parse(key).orElseThrow().tenantId());
@@ -138,7 +140,7 @@ public final class HandoffReceiptProcessor implements Processor<String, Object, 
         step.apply(ledger, out);
         ledgers.put(key, ledger.encode());
         if (options.wallClockPunctuation()) timers.move(key, before, due(ledger, policy));
-        forward(key, out, timestamp);
+        forward(key, out, timestamp, receipt);
     }
 
     private static long due(HandoffLedger ledger, Policy policy) {
@@ -222,6 +224,7 @@ public final class HandoffReceiptProcessor implements Processor<String, Object, 
     }
 
     /** Wall clock: marks unacknowledged snapshots, refuses receipts that waited too long, forgets idle ledgers. */
+    @SuppressWarnings("try") // the log context is for the log line inside: not read in the block
     void punctuate(long now) {
         for (String key : timers.takeDue(now, options.maxSessionsPerPunctuation())) {
             try {
@@ -229,7 +232,9 @@ public final class HandoffReceiptProcessor implements Processor<String, Object, 
             } catch (RuntimeException e) {
                 if (DeadLetters.isTransient(e)) throw e;
                 metrics.punctuationFailure();
-                LOG.error("Wall-clock visit of the hand-off ledger of {} failed; skipped", key, e);
+                try (LogContext log = LogContext.session(key)) {
+                    LOG.error("Wall-clock visit of the hand-off ledger of {} failed; skipped", key, e);
+                }
             }
         }
     }
@@ -269,7 +274,7 @@ public final class HandoffReceiptProcessor implements Processor<String, Object, 
             if (due <= now) due = now + options.punctuateInterval().toMillis();
             timers.move(key, SessionTimerIndex.NEVER, due);
         }
-        forward(key, out, now);
+        forward(key, out, now, false);
     }
 
     private void notOverdue(HandoffLedger.Entry e) {
@@ -296,10 +301,19 @@ public final class HandoffReceiptProcessor implements Processor<String, Object, 
         return cell == null ? 0 : cell[0];
     }
 
-    private void forward(String key, List<Object> out, long timestamp) {
+    /**
+     * @param receipt the record being processed is a receipt: its outcomes are timed from {@code timestamp} (the
+     *                receipt record's) to now, once handed to the producer; a receipt held for its snapshot and
+     *                applied when the snapshot comes is not timed
+     */
+    private void forward(String key, List<Object> out, long timestamp, boolean receipt) {
         for (Object o : out) {
             if (o instanceof JoinedOutcome j) {
                 context.forward(new Record<String, Object>(key, j, timestamp, new RecordHeaders()), outcomeChild);
+                if (receipt) {
+                    latency.receiptToOutcome(SessionKey.parse(key).orElseThrow().tenantId(),
+                            Math.max(0, System.currentTimeMillis() - timestamp));
+                }
             } else if (o instanceof Departure.DeadLetterOut dl) {
                 DeadLetters.forward(context, options.deadLetterChild(), timestamp, dl.key(), dl.value(), dl.code(),
                         dl.message());

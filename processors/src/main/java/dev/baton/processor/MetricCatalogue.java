@@ -74,6 +74,16 @@ public enum MetricCatalogue {
             "First receipts that came after their snapshot was counted as unacknowledged"),
     HELD_RECEIPTS("held-receipts-total", "baton.held.receipts", Kind.COUNTER,
             "Receipts that came before their snapshot and waited for it"),
+    // Latency histograms (issue 33): Micrometer timers fed through LatencyRecorder, no Kafka Streams metric behind
+    // them; per tenant label; the Prometheus name is the buckets' series (with _count, _sum and _max beside it).
+    HANDOFF_SNAPSHOT_LATENCY(null, "baton.handoff.snapshot.latency", Kind.HISTOGRAM,
+            "From a hand-off record's timestamp to its snapshot handed to the producer (hand-offs ready on arrival)",
+            "seconds", Aggregate.SUM, List.of("tenant")),
+    HANDOFF_RENDER(null, "baton.handoff.render", Kind.HISTOGRAM,
+            "Rendering of one hand-off's snapshot (every render of it)", "seconds", Aggregate.SUM, List.of("tenant")),
+    RECEIPT_OUTCOME_LATENCY(null, "baton.receipt.outcome.latency", Kind.HISTOGRAM,
+            "From a receipt record's timestamp to its outcome handed to the producer", "seconds", Aggregate.SUM,
+            List.of("tenant")),
     /** The HTTP server's own (module service): no Kafka Streams metric behind it. */
     HTTP_TOKENS_VALID(null, "baton.http.tokens.valid", Kind.GAUGE,
             "1 while the query tokens file is valid (or none is configured), 0 while it cannot be read or is invalid "
@@ -81,8 +91,11 @@ public enum MetricCatalogue {
     HTTP_TOKENS_RELOAD_FAILURES(null, "baton.http.tokens.reload.failures", Kind.COUNTER,
             "Times the query tokens file could not be read or parsed and every token was revoked");
 
-    /** What a reader of the meter may assume: a counter only grows (a moved task restarts its share at 0). */
-    public enum Kind { COUNTER, GAUGE }
+    /**
+     * What a reader of the meter may assume: a counter only grows (a moved task restarts its share at 0); a histogram
+     * is a Micrometer timer with fixed Prometheus buckets, counted since the instance started.
+     */
+    public enum Kind { COUNTER, GAUGE, HISTOGRAM }
 
     /** How the application-wide meter combines the tasks' values. */
     public enum Aggregate { SUM, MAX }
@@ -144,10 +157,16 @@ public enum MetricCatalogue {
 
     /**
      * The name on {@code /metrics}, as Micrometer's Prometheus registry writes it: dots become underscores, then the
-     * unit, then {@code _total} for a counter. Null when there is no meter.
+     * unit, then {@code _total} for a counter, {@code _bucket} for a histogram (whose {@code _count}, {@code _sum} and
+     * {@code _max} series share the stem). Null when there is no meter.
      */
     public String prometheusName() {
         if (meterName == null) return null;
-        return meterName.replace('.', '_') + (unit == null ? "" : "_" + unit) + (kind == Kind.COUNTER ? "_total" : "");
+        String suffix = switch (kind) {
+            case COUNTER -> "_total";
+            case GAUGE -> "";
+            case HISTOGRAM -> "_bucket";
+        };
+        return meterName.replace('.', '_') + (unit == null ? "" : "_" + unit) + suffix;
     }
 }

@@ -85,6 +85,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
     private SessionTimerIndex timers;
     private TenantPolicies policies;
     private TaskSensors metrics;
+    private LatencyRecorder latency = LatencyRecorder.NONE;
     private Cancellable punctuator;
 
     public SessionContextProcessor(SessionProcessorOptions options) {
@@ -141,6 +142,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 options.policyStore() == null ? null : context.getStateStore(options.policyStore());
         this.policies = new TenantPolicies(policyStore, options.policyDecoder(), options.defaultPolicy());
         this.metrics = new TaskSensors(context.metrics(), context.taskId().toString(), "session");
+        this.latency = LatencyRecorder.from(context.appConfigs());
         DecodedStateCache cache = sessions.cache();
         metrics.gauge(MetricCatalogue.DECODED_STATE_CACHE_BYTES, cache::bytes);
         metrics.gauge(MetricCatalogue.DECODED_STATE_CACHE_SESSIONS, cache::size);
@@ -154,6 +156,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         }
     }
 
+    @SuppressWarnings("try") // the log context is for the log line inside: not read in the block
     @Override
     public void process(Record<String, InboundEvent> record) {
         InboundEvent ev = record.value();
@@ -161,16 +164,22 @@ public final class SessionContextProcessor implements Processor<String, InboundE
             boolean settle = record.headers().lastHeader(CONTROL_HEADER) != null;
             String key = settle ? record.key() : ev.sessionKey();
             Arrival arrival = settle ? new Arrival.Settle() : ev.arrival();
-            forward(key, step(key, arrival, context.currentSystemTimeMs(), ev, record.headers()), record.timestamp());
+            // the hand-off that arrived with this record: its snapshot's latency is measured from the record's timestamp
+            String arrived = arrival instanceof Arrival.HandoffArrived h ? h.handoff().handoffId() : null;
+            forward(key, step(key, arrival, context.currentSystemTimeMs(), ev, record.headers()), record.timestamp(),
+                    arrived);
         } catch (RuntimeException e) {
             // e.g. the schema registry is unreachable: fail the task and retry, never dead-letter
             if (DeadLetters.isTransient(e)) throw e;
-            LOG.error("Unexpected failure on record of session {} ({}); dead-lettered as INTERNAL", record.key(),
-                    sourceOf(), e);
+            try (LogContext log = LogContext.session(record.key()).with(LogContext.DEAD_LETTER_CODE,
+                    ErrorCode.INTERNAL.name()).traceOf(record.headers())) {
+                LOG.error("Unexpected failure on record of session {} ({}); dead-lettered as INTERNAL", record.key(),
+                        sourceOf(), e);
+            }
             byte[] key = ev != null ? ev.rawKey() : utf8(record.key());
             byte[] value = ev != null ? ev.rawValue() : null;
             forward(record.key(), List.of(new Departure.DeadLetterOut(ErrorCode.INTERNAL,
-                    e.getClass().getSimpleName() + ": " + e.getMessage(), key, value)), record.timestamp());
+                    e.getClass().getSimpleName() + ": " + e.getMessage(), key, value)), record.timestamp(), null);
         }
     }
 
@@ -280,15 +289,18 @@ public final class SessionContextProcessor implements Processor<String, InboundE
      * Wall-clock punctuation: visits the sessions the timer index has due, releases what waited long enough and
      * deletes expired sessions. A failure on one session is logged and skips that session only.
      */
+    @SuppressWarnings("try") // the log context is for the log line inside: not read in the block
     void punctuate(long now) {
         for (String key : timers.takeDue(now, options.maxSessionsPerPunctuation())) {
             try {
                 // Punctuation has no input record: the snapshot's timestamp is the wall clock of its release.
-                forward(key, step(key, new Arrival.WallClock(), now, null, null), now);
+                forward(key, step(key, new Arrival.WallClock(), now, null, null), now, null);
             } catch (RuntimeException e) {
                 if (DeadLetters.isTransient(e)) throw e;
                 metrics.punctuationFailure();
-                LOG.error("Wall-clock visit of session {} failed; skipped until its next event", key, e);
+                try (LogContext log = LogContext.session(key)) {
+                    LOG.error("Wall-clock visit of session {} failed; skipped until its next event", key, e);
+                }
             }
         }
     }
@@ -301,7 +313,9 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 : HandoffReceiptProcessor.previousOutcome(ledgers, SessionKey.format(tenantId, sessionId));
         List<Snapshot> out = new ArrayList<>(ready.size());
         for (ReadyHandoff handoff : ready) {
+            long start = System.nanoTime();
             ContextEngine.Rendered r = fitted(tenantId, sessionId, state, layouts, handoff, policy, previous);
+            latency.render(tenantId, System.nanoTime() - start);
             // The emitted snapshot's print: the receiver's next snapshot measures its stable prefix against it.
             // A backfill's synthetic hand-off is a what-if, never delivered: not remembered, so that real hand-offs
             // render the same with and without triggers (docs/decisions.md, synthetic hand-offs).
@@ -320,6 +334,7 @@ public final class SessionContextProcessor implements Processor<String, InboundE
      * tiny messages, whose per-message overhead no policy bounds. Below the minimum budget the snapshot is returned
      * as it is: the snapshot writer then finds it too large and dead-letters its record as INTERNAL.
      */
+    @SuppressWarnings("try") // the log context is for the log line inside: not read in the block
     private ContextEngine.Rendered fitted(String tenantId, String sessionId, SessionState state, LayoutCache layouts,
                                           ReadyHandoff handoff, Policy policy, String previous) {
         long limit = (long) options.maxOutputBytes() - RECORD_OVERHEAD_BYTES;
@@ -331,8 +346,12 @@ public final class SessionContextProcessor implements Processor<String, InboundE
             Handoff h = handoff.handoff();
             Handoff lowered = new Handoff(h.handoffId(), h.fromAgent(), h.toAgent(), h.target(), h.brief(),
                     h.asOfSeq(), budget);
-            LOG.warn("Snapshot of hand-off {} of session {}/{} may exceed {} bytes; rendered again with a transcript "
-                    + "budget of {} characters", h.handoffId(), tenantId, sessionId, options.maxOutputBytes(), budget);
+            try (LogContext log = LogContext.session(tenantId, sessionId).with(LogContext.HANDOFF, h.handoffId())
+                    .with(LogContext.SNAPSHOT, SessionKey.of(tenantId, sessionId).snapshotId(h.handoffId()))) {
+                LOG.warn("Snapshot of hand-off {} of session {}/{} may exceed {} bytes; rendered again with a "
+                        + "transcript budget of {} characters", h.handoffId(), tenantId, sessionId,
+                        options.maxOutputBytes(), budget);
+            }
             snapshot = timedRender(tenantId, sessionId, state, layouts,
                     new ReadyHandoff(lowered, handoff.occurredAtMillis(), handoff.pendingMissing()), policy, previous);
         }
@@ -349,7 +368,13 @@ public final class SessionContextProcessor implements Processor<String, InboundE
         return snapshot;
     }
 
-    private void forward(String key, List<Departure> out, long timestamp) {
+    /**
+     * @param arrivedHandoff the id of the hand-off that arrived with the record being processed, or null: its snapshot
+     *                       is timed from {@code timestamp} (the record's) to now, once the snapshot writer has encoded
+     *                       it and handed it to the producer (forward is synchronous); a hand-off that waited (parked)
+     *                       for turns or for the wall clock is not timed, as its record's timestamp is not kept
+     */
+    private void forward(String key, List<Departure> out, long timestamp, String arrivedHandoff) {
         for (Departure d : out) {
             if (d instanceof Departure.SnapshotOut s) {
                 Snapshot snapshot = s.snapshot();
@@ -359,6 +384,9 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 tracing.emit(key, snapshot, headers, parked, () -> context.forward(
                         new Record<String, Object>(key, snapshot, timestamp, headers), options.snapshotChild()));
                 metrics.snapshotEmitted();
+                if (snapshot.handoffId().equals(arrivedHandoff)) {
+                    latency.handoffToSnapshot(snapshot.tenantId(), Math.max(0, System.currentTimeMillis() - timestamp));
+                }
             } else if (d instanceof Departure.DeadLetterOut dl) {
                 DeadLetters.forward(context, options.deadLetterChild(), timestamp, dl.key(), dl.value(), dl.code(),
                         dl.message());

@@ -27,8 +27,9 @@ import dev.baton.service.viewer.ViewerPage;
  * The HTTP side of {@code baton run} (JDK's built-in server):
  * <ul>
  *   <li>{@code /healthz}: 200 while the process runs and Kafka Streams has not failed;</li>
- *   <li>{@code /readyz}: 200 when Kafka Streams is RUNNING, 503 otherwise (starting, rebalancing,
- *       failed);</li>
+ *   <li>{@code /readyz}: 200 when Kafka Streams is RUNNING, no stream thread is paused and the dependencies (schema
+ *       registry, brokers) answered at their last check; 503 otherwise (starting, rebalancing, failed, a dependency
+ *       unreachable), with a JSON body that says why ({@link Readiness});</li>
  *   <li>{@code /metrics}: Prometheus text (Kafka Streams, Baton's counters, JVM);</li>
  *   <li>{@code /sessions/{tenant}/{session}}: see {@link SessionQuery}; needs a bearer token for the tenant
  *       ({@link TenantTokens}).</li>
@@ -109,6 +110,12 @@ final class HttpEndpoints implements AutoCloseable {
 
     HttpEndpoints(Settings settings, Supplier<KafkaStreams.State> state, PrometheusMeterRegistry metrics,
             Supplier<QueryHandler> sessions, TenantTokens tokens) throws IOException {
+        this(settings, state, Readiness.ofState(state), metrics, sessions, tokens);
+    }
+
+    /** @param readiness what {@code /readyz} answers (the client's state, a paused thread, the dependencies) */
+    HttpEndpoints(Settings settings, Supplier<KafkaStreams.State> state, Readiness readiness,
+            PrometheusMeterRegistry metrics, Supplier<QueryHandler> sessions, TenantTokens tokens) throws IOException {
         this.settings = settings;
         server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(settings.bindAddress()), settings.port()),
                 128);
@@ -130,8 +137,8 @@ final class HttpEndpoints implements AutoCloseable {
         });
         server.createContext("/readyz", exchange -> {
             if (tooLong(exchange)) return;
-            KafkaStreams.State s = state.get();
-            text(exchange, s == KafkaStreams.State.RUNNING ? 200 : 503, s + "\n");
+            Readiness.Report r = readiness.report();
+            respond(exchange, r.status(), "application/json; charset=utf-8", r.body().getBytes(StandardCharsets.UTF_8));
         });
         server.createContext("/metrics", exchange -> {
             if (tooLong(exchange)) return;

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -95,10 +96,12 @@ public final class ServiceRunner {
             LOG.warn("No {} is configured: /sessions queries are refused (401)", BatonConfig.HTTP_TOKENS_FILE);
             TenantTokens.bindWithoutFile(metrics);
         }
+        Supplier<KafkaStreams.State> streamsState = () -> app.get() == null ? KafkaStreams.State.CREATED : app.get().state();
+        Readiness readiness = new Readiness(streamsState, () -> app.get() == null ? null : app.get().pausedReason(),
+                DependencyChecks.of(config), DependencyChecks.INTERVAL);
         HttpEndpoints http = new HttpEndpoints(new HttpEndpoints.Settings(httpSettings.bindAddress(),
                 httpSettings.port(), httpSettings.maxUrlChars(), httpSettings.maxConcurrentQueries()),
-                () -> app.get() == null ? KafkaStreams.State.CREATED : app.get().state(), metrics,
-                sessions::get, tokens);
+                streamsState, readiness, metrics, sessions::get, tokens);
         http.start();
 
         // interactive queries between instances: where this one answers (the HTTP port, once bound)
@@ -114,16 +117,18 @@ public final class ServiceRunner {
             TopicLimits.check(config, Duration.ofSeconds(15));
         } catch (AppFailure e) {
             http.close();
+            readiness.close();
             metrics.close();
             throw e;
         }
         // hand-off spans only when OTEL_* asks for traces (docs/operations.md, "Tracing"); else no SDK at all
         ServiceTracing tracing = ServiceTracing.fromEnvironment();
         if (tracing.on()) LOG.info("Tracing hand-offs with OpenTelemetry (configured by OTEL_* variables)");
-        StreamsApp streams = new StreamsApp(config, tracing.handoffs());
+        TenantLabels tenantLabels = new TenantLabels(config.metricsTenants());
+        StreamsApp streams = new StreamsApp(config, tracing.handoffs(), new LatencyTimers(metrics, tenantLabels));
         app.set(streams);
         new KafkaStreamsMetrics(streams.streams()).bindTo(metrics);
-        new ApplicationMeters(streams.streams(), new TenantLabels(config.metricsTenants())).bindTo(metrics);
+        new ApplicationMeters(streams.streams(), tenantLabels).bindTo(metrics);
         new JvmMemoryMetrics().bindTo(metrics);
         new JvmGcMetrics().bindTo(metrics);
         new JvmThreadMetrics().bindTo(metrics);
@@ -192,6 +197,7 @@ public final class ServiceRunner {
             boolean clean = streams.close(closeTimeout);
             tracing.close(); // after Kafka Streams: the spans of the last records are flushed too
             http.close();
+            readiness.close();
             metrics.close();
             // logged before the shutdown hook is released: the JVM may halt right after
             LOG.info(clean ? "Stopped." : "Stopped (Kafka Streams did not close within " + closeTimeout.toSeconds() + " s).");

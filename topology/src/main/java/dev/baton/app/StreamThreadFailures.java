@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 
 import dev.baton.deadletter.DeadLetters;
+import dev.baton.deadletter.TransientFailure;
 
 /**
  * What an exception that ends a stream thread leads to ({@link StreamsUncaughtExceptionHandler}).
@@ -32,6 +33,7 @@ public final class StreamThreadFailures implements StreamsUncaughtExceptionHandl
     private final Duration max;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final AtomicLong retries = new AtomicLong();
+    private final AtomicReference<String> paused = new AtomicReference<>();
     private final CountDownLatch closing = new CountDownLatch(1);
     private final Listener log;
     private long lastFailureNanos;
@@ -60,11 +62,15 @@ public final class StreamThreadFailures implements StreamsUncaughtExceptionHandl
         }
         Duration wait = nextWait(System.nanoTime());
         log.transientFailure(exception, wait, retries.incrementAndGet());
+        String reason = rootMessage(exception);
+        paused.set(reason);
         try {
             // a close while waiting ends the wait: Kafka Streams does not add a thread to a client that is stopping
             closing.await(wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            paused.compareAndSet(reason, null);
         }
         return StreamThreadExceptionResponse.REPLACE_THREAD;
     }
@@ -78,6 +84,24 @@ public final class StreamThreadFailures implements StreamsUncaughtExceptionHandl
         long wait = nextWaitMillis;
         nextWaitMillis = Math.min(max.toMillis(), Math.max(1, wait * 2));
         return Duration.ofMillis(wait);
+    }
+
+    /**
+     * Why a stream thread is paused now (waiting for its replacement after a transient failure: the innermost
+     * cause's message, e.g. the schema registry that cannot be reached), or null. For readiness.
+     */
+    public String pausedReason() {
+        return paused.get();
+    }
+
+    /** The transient failure's own message (it names the dependency), else the innermost cause's. */
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            root = t;
+            if (t instanceof TransientFailure) break;
+        }
+        return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());
     }
 
     /** The first failure that stopped the client, or null. */

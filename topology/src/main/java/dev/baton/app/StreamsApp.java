@@ -2,6 +2,7 @@ package dev.baton.app;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
 
 import org.apache.kafka.common.Metric;
@@ -14,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.baton.config.BatonConfig;
 import dev.baton.processor.HandoffTracing;
+import dev.baton.processor.LatencyRecorder;
 import dev.baton.processor.TaskSensors;
 import dev.baton.topology.BatonTopology;
 
@@ -34,13 +36,19 @@ public final class StreamsApp implements AutoCloseable {
     private final StreamThreadFailures failures;
 
     public StreamsApp(BatonConfig config) {
-        this(config, HandoffTracing.OFF);
+        this(config, HandoffTracing.OFF, LatencyRecorder.NONE);
     }
 
-    /** @param tracing hand-off spans ({@code baton run} with {@code OTEL_*} configured); backfill and demo: OFF */
-    public StreamsApp(BatonConfig config, HandoffTracing tracing) {
+    /**
+     * @param tracing hand-off spans ({@code baton run} with {@code OTEL_*} configured); backfill and demo: OFF
+     * @param latency where the processors report the hand-off latencies (the service's histograms)
+     */
+    public StreamsApp(BatonConfig config, HandoffTracing tracing, LatencyRecorder latency) {
         Topology topology = BatonTopology.buildTopology(config, tracing);
-        streams = new KafkaStreams(topology, BatonTopology.streamsProperties(config));
+        Properties props = BatonTopology.streamsProperties(config);
+        // an object value: the processors read it from context.appConfigs()
+        props.put(LatencyRecorder.CONFIG, latency);
+        streams = new KafkaStreams(topology, props);
         // a transient failure (an unreachable schema registry) pauses processing and retries it from the last
         // commit on a new stream thread; anything else is a bug or an unusable cluster: stop, do not spin
         failures = new StreamThreadFailures(RETRY_BACKOFF_INITIAL, RETRY_BACKOFF_MAX, (e, wait, retry) ->
@@ -53,6 +61,11 @@ public final class StreamsApp implements AutoCloseable {
     /** Stream threads replaced after a transient failure (an unreachable schema registry) so far. */
     public long transientRetries() {
         return failures.retries();
+    }
+
+    /** Why processing is paused now (a stream thread waits to be replaced after a transient failure), or null. */
+    public String pausedReason() {
+        return failures.pausedReason();
     }
 
     public void start() {

@@ -89,9 +89,12 @@ public final class BatonConfig {
     /** The most of an OVERSIZED record's value its dead letter carries. */
     public static final int OVERSIZED_EXCERPT_BYTES = 64 * 1024;
 
-    /** Variables with the BATON_ prefix that are not settings (read by the launcher or as the file's path). */
+    /**
+     * Variables with the BATON_ prefix that are not settings (read by the launcher, as the file's path, or by the
+     * logging configuration: BATON_LOG_FORMAT, which the image and the pod set).
+     */
     public static final Set<String> NON_SETTING_VARIABLES = Set.of("BATON_CONFIG", "BATON_OPTS", "BATON_JAVA_OPTS",
-            "BATON_HOME");
+            "BATON_HOME", "BATON_LOG_FORMAT");
 
     /** Command-line flags and the key each one sets. */
     public static final Map<String, String> FLAGS = Map.of(

@@ -228,6 +228,40 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         return previous != null ? previous : schema;
     }
 
+    /**
+     * Asks the registry whether it answers ({@code GET {base}/subjects}, endpoints in turn, nothing cached): returns
+     * when one answers 2xx; throws {@link SchemaRegistryUnavailableException} when none can be reached or one answers
+     * 5xx, 408 or 429, and {@link SchemaRegistryException} when it refuses (401, 403, ...). For readiness.
+     */
+    public void ping() {
+        SchemaRegistryUnavailableException unreachable = null;
+        for (Endpoint endpoint : endpoints) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(endpoint.base() + "/subjects"))
+                    .timeout(requestTimeout).header("Accept", CONTENT_TYPE + ", application/json").GET();
+            if (endpoint.authorization() != null) request.header("Authorization", endpoint.authorization());
+            HttpResponse<Void> response;
+            try {
+                response = http.send(request.build(), HttpResponse.BodyHandlers.discarding());
+            } catch (IOException e) {
+                unreachable = new SchemaRegistryUnavailableException("schema registry at " + endpoint.base()
+                        + " is not reachable (" + e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")", -1, e);
+                continue;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SchemaRegistryUnavailableException("interrupted while asking the schema registry", -1, e);
+            }
+            int status = response.statusCode();
+            if (status >= 200 && status < 300) return;
+            String text = "schema registry at " + endpoint.base() + " answered GET /subjects with HTTP " + status;
+            if (status >= 500 || status == 408 || status == 429) {
+                throw new SchemaRegistryUnavailableException(text, status, null);
+            }
+            throw new SchemaRegistryException(text, status, -1, null);
+        }
+        throw unreachable;
+    }
+
     /** Sends one request, trying each endpoint in turn while it cannot be reached; returns the JSON answer. */
     private JsonNode send(String method, String path, String body, String what, int schemaIdForNotFound) {
         SchemaRegistryUnavailableException unreachable = null;

@@ -1,5 +1,6 @@
 package dev.baton.topology;
 
+import dev.baton.processor.LogContext;
 import dev.baton.deadletter.DeadLetters;
 import dev.baton.deadletter.ErrorCode;
 import dev.baton.processor.DeadLetterCounter;
@@ -49,6 +50,7 @@ public class BatonProcessingExceptionHandler implements ProcessingExceptionHandl
         }
     }
 
+    @SuppressWarnings("try") // the log context is for the log line inside: not read in the block
     @Override
     public Response handleError(ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
         if (DeadLetters.isTransient(exception)) {
@@ -56,8 +58,11 @@ public class BatonProcessingExceptionHandler implements ProcessingExceptionHandl
             LOG.error("Dependency unavailable in {}; failing the task to retry", context.processorNodeId(), exception);
             return Response.fail();
         }
-        LOG.error("Unexpected failure in {} on {}-{}@{}; dead-lettered as INTERNAL", context.processorNodeId(),
-                context.topic(), context.partition(), context.offset(), exception);
+        try (LogContext log = LogContext.empty().with(LogContext.DEAD_LETTER_CODE, ErrorCode.INTERNAL.name())
+                .traceOf(context.headers())) {
+            LOG.error("Unexpected failure in {} on {}-{}@{}; dead-lettered as INTERNAL", context.processorNodeId(),
+                    context.topic(), context.partition(), context.offset(), exception);
+        }
         if (deadLetterTopic == null) return Response.resume();
         deadLetters.count(context.taskId(), ErrorCode.INTERNAL);
         return Response.resume(List.of(DeadLetters.bounded(DeadLetters.fromErrorContext(deadLetterTopic, context,

@@ -1,5 +1,6 @@
 package dev.baton.topology;
 
+import dev.baton.processor.LogContext;
 import dev.baton.deadletter.DeadLetters;
 import dev.baton.deadletter.ErrorCode;
 import dev.baton.processor.DeadLetterCounter;
@@ -55,9 +56,13 @@ public class BatonProductionExceptionHandler implements ProductionExceptionHandl
         return skip(context, record, "cannot serialize the " + origin + " for " + record.topic() + ": " + exception);
     }
 
+    @SuppressWarnings("try") // the log context is for the log line inside: not read in the block
     private Response skip(ErrorHandlerContext context, ProducerRecord<?, ?> record, String message) {
-        LOG.error("Output record for {} dropped, input {}-{}@{} dead-lettered as INTERNAL: {}", record.topic(),
-                context.topic(), context.partition(), context.offset(), message);
+        try (LogContext log = LogContext.empty().with(LogContext.DEAD_LETTER_CODE, ErrorCode.INTERNAL.name())
+                .traceOf(context.headers())) {
+            LOG.error("Output record for {} dropped, input {}-{}@{} dead-lettered as INTERNAL: {}", record.topic(),
+                    context.topic(), context.partition(), context.offset(), message);
+        }
         // never answer a failed dead letter with another dead letter
         if (deadLetterTopic == null || deadLetterTopic.equals(record.topic())) return Response.resume();
         deadLetters.count(context.taskId(), ErrorCode.INTERNAL);

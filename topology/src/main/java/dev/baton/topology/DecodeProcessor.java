@@ -1,5 +1,6 @@
 package dev.baton.topology;
 
+import dev.baton.processor.LogContext;
 import dev.baton.deadletter.DeadLetters;
 import dev.baton.deadletter.ErrorCode;
 import dev.baton.engine.model.SessionKey;
@@ -63,6 +64,7 @@ public final class DecodeProcessor implements Processor<byte[], byte[], String, 
         this.context = context;
     }
 
+    @SuppressWarnings("try") // the log context is for the log line inside: not read in the block
     @Override
     public void process(Record<byte[], byte[]> record) {
         Header control = record.headers().lastHeader(SessionContextProcessor.CONTROL_HEADER);
@@ -80,7 +82,10 @@ public final class DecodeProcessor implements Processor<byte[], byte[], String, 
         } catch (RuntimeException e) {
             // The decoder reports every contract violation as a rejection; anything it throws means the bytes could
             // not be read.
-            LOG.warn("Decoder failed on {}; dead-lettered as MALFORMED", sourceOf(), e);
+            try (LogContext log = LogContext.empty().with(LogContext.DEAD_LETTER_CODE, ErrorCode.MALFORMED.name())
+                    .traceOf(record.headers())) {
+                LOG.warn("Decoder failed on {}; dead-lettered as MALFORMED", sourceOf(), e);
+            }
             decoded = Decoded.reject(ErrorCode.MALFORMED, "cannot read record: " + e);
         }
         if (!decoded.accepted()) {

@@ -9,6 +9,7 @@ import dev.baton.config.BatonConfig;
 import dev.baton.deadletter.DeadLetterHeaders;
 import dev.baton.egress.ContextSnapshotReader;
 import dev.baton.engine.model.SessionKey;
+import dev.baton.processor.LatencyRecorder;
 import dev.baton.processor.TaskSensors;
 import dev.baton.processor.SessionContextProcessor;
 import dev.baton.serde.AvroJson;
@@ -81,6 +82,15 @@ final class Harness implements AutoCloseable {
      * @param customize changes the real codecs (e.g. to inject a failure)
      */
     Harness(Map<String, String> overrides, UnaryOperator<BatonCodecs> customize) {
+        this(overrides, customize, LatencyRecorder.NONE);
+    }
+
+    /** @param latency the recorder the processors find in the Streams configuration ({@link LatencyRecorder#CONFIG}) */
+    Harness(Map<String, String> overrides, LatencyRecorder latency) {
+        this(overrides, UnaryOperator.identity(), latency);
+    }
+
+    private Harness(Map<String, String> overrides, UnaryOperator<BatonCodecs> customize, LatencyRecorder latency) {
         try {
             stateDir = Files.createTempDirectory("baton-topology-test");
         } catch (IOException e) {
@@ -103,6 +113,7 @@ final class Harness implements AutoCloseable {
         policyCodec = registry == null ? null : new ConfluentAvroCodec<>(registry, TenantPolicy.class);
         snapshotReader = ContextSnapshotReader.forFormat(format, registry);
         Properties props = BatonTopology.streamsProperties(config);
+        props.put(LatencyRecorder.CONFIG, latency);
         BatonCodecs codecs = customize.apply(BatonCodecs.forConfig(config));
         driver = new TopologyTestDriver(BatonTopology.buildTopology(config, codecs), props, T0);
         ByteArraySerializer ser = new ByteArraySerializer();
@@ -164,6 +175,12 @@ final class Harness implements AutoCloseable {
     byte[] encode(ObjectNode event) {
         if (eventCodec == null) return event.toString().getBytes(StandardCharsets.UTF_8);
         return eventCodec.serialize(config.sessionEventsTopic(), AvroJson.read(event.toString(), SessionEvent.class));
+    }
+
+    /** Sends an event keyed by its own tenant/session with the record timestamp {@code timestampMs}. */
+    void sendAt(ObjectNode event, long timestampMs) {
+        String key = SessionKey.format(event.get("tenant_id").asText(), event.get("session_id").asText());
+        events.pipeInput(key.getBytes(StandardCharsets.UTF_8), encode(event), timestampMs);
     }
 
     void send(String key, String value) {
