@@ -27,8 +27,8 @@ import dev.baton.service.viewer.ViewerPage;
  * The HTTP side of {@code baton run} (JDK's built-in server):
  * <ul>
  *   <li>{@code /healthz}: 200 while the process runs and Kafka Streams has not failed;</li>
- *   <li>{@code /readyz}: 200 when Kafka Streams is RUNNING, 503 otherwise (starting, rebalancing,
- *       failed);</li>
+ *   <li>{@code /readyz}: 200 when Kafka Streams is RUNNING and nothing else holds the instance back (the warm-up),
+ *       503 otherwise (warming up, starting, rebalancing, failed), with the reason as its body;</li>
  *   <li>{@code /metrics}: Prometheus text (Kafka Streams, Baton's counters, JVM);</li>
  *   <li>{@code /sessions/{tenant}/{session}}: see {@link SessionQuery}; needs a bearer token for the tenant
  *       ({@link TenantTokens}).</li>
@@ -109,6 +109,15 @@ final class HttpEndpoints implements AutoCloseable {
 
     HttpEndpoints(Settings settings, Supplier<KafkaStreams.State> state, PrometheusMeterRegistry metrics,
             Supplier<QueryHandler> sessions, TenantTokens tokens) throws IOException {
+        this(settings, state, () -> null, metrics, sessions, tokens);
+    }
+
+    /**
+     * @param holdBack why the instance is not ready whatever Kafka Streams' state (e.g. {@code warming up}), or null:
+     *                 {@code /readyz} answers 503 with it while it is not null
+     */
+    HttpEndpoints(Settings settings, Supplier<KafkaStreams.State> state, Supplier<String> holdBack,
+            PrometheusMeterRegistry metrics, Supplier<QueryHandler> sessions, TenantTokens tokens) throws IOException {
         this.settings = settings;
         server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(settings.bindAddress()), settings.port()),
                 128);
@@ -131,6 +140,11 @@ final class HttpEndpoints implements AutoCloseable {
         server.createContext("/readyz", exchange -> {
             if (tooLong(exchange)) return;
             KafkaStreams.State s = state.get();
+            String held = holdBack.get();
+            if (held != null) {
+                text(exchange, 503, held + " (" + s + ")\n");
+                return;
+            }
             text(exchange, s == KafkaStreams.State.RUNNING ? 200 : 503, s + "\n");
         });
         server.createContext("/metrics", exchange -> {
