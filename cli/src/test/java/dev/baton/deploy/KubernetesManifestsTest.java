@@ -408,6 +408,40 @@ class KubernetesManifestsTest {
         assertThat(render("overlays/production").all(KafkaTopic.class)).hasSize(4);
     }
 
+    /**
+     * Issue 35: a rolling update never has two cold instances at once. It replaces one pod at a time and waits until
+     * the new one is Ready — /readyz, which answers 503 while the JVM warms up and until Kafka Streams is RUNNING — and
+     * stays Ready for minReadySeconds; a drain takes one pod at a time (the budget); the warm-up is on; with more than
+     * one replica every task has a standby, so the tasks that move need no restore.
+     */
+    @ParameterizedTest
+    @MethodSource("kustomizations")
+    void shouldRollOutOneWarmReadyInstanceAtATime(String dir) throws Exception {
+        RenderedManifests rendered = render(dir);
+        StatefulSet statefulSet = rendered.one(StatefulSet.class, "baton");
+        var update = statefulSet.getSpec().getUpdateStrategy();
+        assertThat(update.getType()).isEqualTo("RollingUpdate");
+        if (update.getRollingUpdate() != null && update.getRollingUpdate().getMaxUnavailable() != null) {
+            assertThat(update.getRollingUpdate().getMaxUnavailable().getIntVal()).isEqualTo(1);
+        }
+        assertThat(statefulSet.getSpec().getMinReadySeconds()).as("%s: minReadySeconds", dir).isGreaterThanOrEqualTo(10);
+        Container baton = container(statefulSet);
+        assertThat(baton.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+        assertThat(baton.getStartupProbe().getHttpGet().getPath()).as("the warm-up is not a failed start")
+                .isEqualTo("/healthz");
+        assertThat(rendered.one(PodDisruptionBudget.class, "baton").getSpec().getMaxUnavailable().getIntVal())
+                .isEqualTo(1);
+        BatonConfig config = batonConfig(rendered);
+        assertThat(config.warmupMaxTime()).as("%s: the warm-up is on", dir).isPositive();
+        // the warm-up ends well within the startup probe's allowance and the readiness probe's patience
+        assertThat(config.warmupMaxTime().toSeconds()).isLessThan(
+                (long) baton.getStartupProbe().getPeriodSeconds() * baton.getStartupProbe().getFailureThreshold());
+        if (statefulSet.getSpec().getReplicas() > 1) {
+            assertThat(Integer.parseInt(config.toStreamsProperties().getProperty("num.standby.replicas", "0")))
+                    .as("%s: a standby for every task", dir).isGreaterThanOrEqualTo(1);
+        }
+    }
+
     // ---- helpers ----------------------------------------------------------------------------------
 
     static Container container(StatefulSet statefulSet) {

@@ -27,9 +27,9 @@ import dev.baton.service.viewer.ViewerPage;
  * The HTTP side of {@code baton run} (JDK's built-in server):
  * <ul>
  *   <li>{@code /healthz}: 200 while the process runs and Kafka Streams has not failed;</li>
- *   <li>{@code /readyz}: 200 when Kafka Streams is RUNNING, no stream thread is paused and the dependencies (schema
- *       registry, brokers) answered at their last check; 503 otherwise (starting, rebalancing, failed, a dependency
- *       unreachable), with a JSON body that says why ({@link Readiness});</li>
+ *   <li>{@code /readyz}: 200 when Kafka Streams is RUNNING, no stream thread is paused, the warm-up is over and the
+ *       dependencies (schema registry, brokers) answered at their last check; 503 otherwise (warming up, starting,
+ *       rebalancing, failed, a dependency unreachable), with a JSON body that says why ({@link Readiness});</li>
  *   <li>{@code /metrics}: Prometheus text (Kafka Streams, Baton's counters, JVM);</li>
  *   <li>{@code /sessions/{tenant}/{session}}: see {@link SessionQuery}; needs a bearer token for the tenant
  *       ({@link TenantTokens}).</li>
@@ -111,6 +111,16 @@ final class HttpEndpoints implements AutoCloseable {
     HttpEndpoints(Settings settings, Supplier<KafkaStreams.State> state, PrometheusMeterRegistry metrics,
             Supplier<QueryHandler> sessions, TenantTokens tokens) throws IOException {
         this(settings, state, Readiness.ofState(state), metrics, sessions, tokens);
+    }
+
+    /**
+     * @param holdBack why the instance is not ready whatever Kafka Streams' state (e.g. {@code warming up}), or null:
+     *                 {@code /readyz} answers 503 with it as the reason while it is not null (no dependency checks)
+     */
+    HttpEndpoints(Settings settings, Supplier<KafkaStreams.State> state, Supplier<String> holdBack,
+            PrometheusMeterRegistry metrics, Supplier<QueryHandler> sessions, TenantTokens tokens) throws IOException {
+        this(settings, state, new Readiness(state, holdBack, java.util.List.of(), java.time.Duration.ofSeconds(5)),
+                metrics, sessions, tokens);
     }
 
     /** @param readiness what {@code /readyz} answers (the client's state, a paused thread, the dependencies) */

@@ -24,6 +24,7 @@ import dev.baton.config.BatonConfig;
 import dev.baton.config.HttpSettings;
 import dev.baton.config.ConfigLoader;
 import dev.baton.processor.TenantLabels;
+import dev.baton.warmup.Warmup;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -43,6 +44,8 @@ public final class ServiceRunner {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServiceRunner.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(45);
+    /** {@code /readyz}'s reason while the warm-up runs. */
+    static final String WARMING_UP = "warming up";
 
     private final ServiceOptions options;
 
@@ -96,9 +99,11 @@ public final class ServiceRunner {
             LOG.warn("No {} is configured: /sessions queries are refused (401)", BatonConfig.HTTP_TOKENS_FILE);
             TenantTokens.bindWithoutFile(metrics);
         }
+        // not ready before the warm-up is over, whatever Kafka Streams says (it has not even started then)
+        AtomicReference<String> holdBack = new AtomicReference<>(config.warmupMaxTime().isZero() ? null : WARMING_UP);
         Supplier<KafkaStreams.State> streamsState = () -> app.get() == null ? KafkaStreams.State.CREATED : app.get().state();
-        Readiness readiness = new Readiness(streamsState, () -> app.get() == null ? null : app.get().pausedReason(),
-                DependencyChecks.of(config), DependencyChecks.INTERVAL);
+        Readiness readiness = new Readiness(streamsState, () -> holdBack.get() != null ? holdBack.get()
+                : app.get() == null ? null : app.get().pausedReason(), DependencyChecks.of(config), DependencyChecks.INTERVAL);
         HttpEndpoints http = new HttpEndpoints(new HttpEndpoints.Settings(httpSettings.bindAddress(),
                 httpSettings.port(), httpSettings.maxUrlChars(), httpSettings.maxConcurrentQueries()),
                 streamsState, readiness, metrics, sessions::get, tokens);
@@ -167,7 +172,8 @@ public final class ServiceRunner {
             }
         }, "baton-start");
         try {
-            starter.start();
+            warmUp(config, holdBack, stopRequested);
+            if (stopRequested.getCount() > 0) starter.start();
             while (!stopRequested.await(500, TimeUnit.MILLISECONDS)) {
                 everRunning |= streams.state() == KafkaStreams.State.RUNNING;
                 if (startFailure.get() != null) {
@@ -208,6 +214,23 @@ public final class ServiceRunner {
                     : new AppFailure(ExitCodes.FAILED, failure.getMessage(), failure);
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * Warms the per-event code before the instance joins the consumer group ({@link Warmup}), so that the partitions
+     * it takes are not served by interpreted code; then lets {@code /readyz} follow Kafka Streams' state. Stops early
+     * on a shutdown request.
+     */
+    static void warmUp(BatonConfig config, AtomicReference<String> holdBack, CountDownLatch stopRequested) {
+        try {
+            LOG.info("{}", Warmup.forConfig(config).run(config.warmupMaxTime(), () -> stopRequested.getCount() == 0)
+                    .describe());
+        } catch (RuntimeException e) {
+            // the warm-up is an optimisation: a failure of it must not keep the instance from serving
+            LOG.warn("Warm-up failed; starting without it", e);
+        } finally {
+            holdBack.set(null);
+        }
     }
 
     private static String hostName() {

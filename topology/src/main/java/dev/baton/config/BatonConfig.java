@@ -73,6 +73,7 @@ public final class BatonConfig {
     public static final String ROCKSDB_WRITE_BUFFER_BYTES = "baton.rocksdb.write-buffer.bytes";
     public static final String POLICY_PREFIX = "baton.policy.";
     public static final String MAX_OUTPUT_BYTES = "baton.max-output-bytes";
+    public static final String WARMUP_MAX_MS = "baton.warmup.max-ms";
     public static final String REGISTRY_BASIC_AUTH = "baton.schema-registry.basic-auth-user-info";
     public static final String REGISTRY_BEARER_TOKEN = "baton.schema-registry.bearer-token";
     public static final String REGISTRY_TRUSTSTORE = "baton.schema-registry.ssl.truststore.location";
@@ -293,6 +294,11 @@ public final class BatonConfig {
 
     public int httpMaxUrlChars() {
         return Integer.parseInt(values.get(HTTP_MAX_URL_CHARS));
+    }
+
+    /** {@code baton.warmup.max-ms}: how long {@code run} may warm the hot path before it starts; zero: no warm-up. */
+    public Duration warmupMaxTime() {
+        return Duration.ofMillis(Long.parseLong(values.get(WARMUP_MAX_MS)));
     }
 
     public int httpMaxConcurrentQueries() {

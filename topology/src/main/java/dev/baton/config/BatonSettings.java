@@ -21,6 +21,7 @@ import static dev.baton.config.BatonConfig.INPUT_PARTITIONER;
 import static dev.baton.config.BatonConfig.MAX_OUTPUT_BYTES;
 import static dev.baton.config.BatonConfig.POLICY_PREFIX;
 import static dev.baton.config.BatonConfig.PUNCTUATE_INTERVAL_MS;
+import static dev.baton.config.BatonConfig.WARMUP_MAX_MS;
 import static dev.baton.config.BatonConfig.PUNCTUATE_MAX_SESSIONS;
 import static dev.baton.config.BatonConfig.PUNCTUATE_WALL_CLOCK;
 import static dev.baton.config.BatonConfig.REGISTRY_AUTO_REGISTER;
@@ -144,6 +145,12 @@ final class BatonSettings {
                         "No record Baton writes (snapshot, dead letter, state entry) is larger; the producer's "
                                 + "max.request.size and the changelogs' max.message.bytes follow it, and `run` refuses "
                                 + "to start against output topics with a smaller max.message.bytes.")
+                .define(WARMUP_MAX_MS, Type.LONG, "5000", Bounds.between(0, 600_000), Importance.MEDIUM,
+                        "`run` only: at most this long, before joining the consumer group, the instance warms its "
+                                + "per-event code (decode, apply, render, hash, encode) on a built-in synthetic "
+                                + "workload, touching no topic, store or registry, and stops earlier once the cost "
+                                + "per event stopped falling; `/readyz` says `warming up` meanwhile. 0: no warm-up "
+                                + "(docs/operations.md, \"Warm-up before serving\").")
                 .define(StreamsConfig.APPLICATION_ID_CONFIG, Type.STRING, "baton", Importance.MEDIUM,
                         "Kafka Streams application id (consumer group, prefix of internal topics).")
                 .define(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "localhost:9092", Importance.MEDIUM,
