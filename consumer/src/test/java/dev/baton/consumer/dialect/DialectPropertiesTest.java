@@ -32,7 +32,7 @@ class DialectPropertiesTest {
 
     private static final RequestOptions OPTIONS = new RequestOptions("m", 4096);
 
-    @Property(tries = 150)
+    @Property(tries = 1000)
     void shouldKeepEveryRuleInEveryDialect(@ForAll("snapshots") String line) throws Exception {
         JsonNode snapshot = SnapshotPrompts.readJson(line);
         for (Dialect d : Dialect.all()) {

@@ -78,6 +78,15 @@ class RequestCheckTest {
     }
 
     @Test
+    void shouldNotTakeTheOwnCallsNoteForAResultPlacedAsText() throws Exception {
+        // found by DialectPropertiesTest: a result "…" and the note's "[result: …]" line (chat-template:alternating)
+        JsonNode s = SnapshotPrompts.readJson(DialectCases.local("h-ellipsis", DialectCases.user(""),
+                DialectCases.own("", DialectCases.call("c1", "read", "{}")), DialectCases.tool("c1", "…")));
+        assertThat(RequestCheck.violations(s, Dialect.ALTERNATING, ReceiverRequests.build(s, Dialect.ALTERNATING, OPTIONS)))
+                .isEmpty();
+    }
+
+    @Test
     void shouldCatchADroppedToolResult() throws Exception {
         JsonNode s = snapshot("several-calls");
         ObjectNode body = body(s, Dialect.ANTHROPIC_MESSAGES);
