@@ -90,6 +90,15 @@ final class HttpEndpoints implements AutoCloseable {
     }
 
     /**
+     * Makes sure the JDK server settings above are in place. The JDK reads them when the process's first server is
+     * created, whoever creates it: code that creates a JDK server before Baton's (a test's loopback server) calls this
+     * first, or Baton's server would run without its time limits in that process.
+     */
+    static void applyJdkServerSettings() {
+        // nothing to do: calling it initializes the class, which runs the static block above
+    }
+
+    /**
      * Sets a JDK server property unless the operator set it (JAVA_TOOL_OPTIONS wins). The JDK reads them once, when
      * the first server of the process is created, which is why they are set here, before that.
      */

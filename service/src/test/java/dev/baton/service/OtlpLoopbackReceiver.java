@@ -30,6 +30,7 @@ final class OtlpLoopbackReceiver implements AutoCloseable {
     private final List<Received> spans = new CopyOnWriteArrayList<>();
 
     OtlpLoopbackReceiver() throws IOException {
+        HttpEndpoints.applyJdkServerSettings(); // the process's first JDK server fixes its settings
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/v1/traces", exchange -> {
             try (InputStream in = exchange.getRequestBody()) {

@@ -54,6 +54,7 @@ class ReadinessTest {
     }
 
     private HttpServer registryOn(int port) throws IOException {
+        HttpEndpoints.applyJdkServerSettings(); // the process's first JDK server fixes its settings
         HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 16);
         s.createContext("/apis/ccompat/v7/subjects", exchange -> {
             byte[] body = (registryPaused.get() ? "{\"error_code\":50001,\"message\":\"paused\"}" : "[]")
