@@ -14,9 +14,10 @@ import dev.baton.engine.model.Identifiers;
  *       {@code _} ({@code claude-3.5-sonnet} → {@code claude-3_5-sonnet}, readable where it is narrated); only a name
  *       longer than 64 characters is cut to 55 and gets the hash suffix.</li>
  * </ul>
- * Every mapping is reported.
+ * Every mapping is reported. Public for tools that build events from recordings in other ways (the receivers' corpus
+ * test), so that they name things as {@code baton import} does.
  */
-final class Names {
+public final class Names {
     private Names() {
     }
 
@@ -29,7 +30,7 @@ final class Names {
     }
 
     /** The id itself when valid, else its mapping. {@code raw} must not be null. */
-    static String id(String raw) {
+    public static String id(String raw) {
         if (validId(raw)) return raw;
         String suffix = "-" + Texts.hash(raw, 8);
         String s = replace(raw, true);
@@ -39,7 +40,7 @@ final class Names {
     }
 
     /** The name itself when valid, else its mapping. {@code raw} must not be null or empty. */
-    static String name(String raw) {
+    public static String name(String raw) {
         if (validName(raw)) return raw;
         String s = replace(raw, false);
         if (s.length() > 64) s = s.substring(0, 55) + "-" + Texts.hash(raw, 8);
