@@ -237,8 +237,10 @@ public final class SessionContextProcessor implements Processor<String, InboundE
                 }
                 case READY -> accepted = true;
             }
-            tracing.handoffApplied(key, h.handoff().handoffId(), outcome.kind().name().toLowerCase(Locale.ROOT),
-                    parked);
+            if (tracing.on()) { // the outcome's name is built only for a span
+                tracing.handoffApplied(key, h.handoff().handoffId(), outcome.kind().name().toLowerCase(Locale.ROOT),
+                        parked);
+            }
         } else if (arrival instanceof Arrival.Closed) {
             state.close(now);
             accepted = true;
