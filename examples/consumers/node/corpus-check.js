@@ -1,7 +1,7 @@
 // node corpus-check.js FILE: renders every LOCAL snapshot of a JSONL file of JSON-form snapshots in every
 // chat-template profile through every template the profile claims (templates.js), and prints one JSON object of
 // counts per template and per dialect: rendered, failed, and the first reasons. Exit 1 on any failure, 2 when the
-// shared templates are missing (BATON_SHARED_DIR or <repo>/../shared).
+// shared templates are missing (SHARED_DATA_DIR or <repo>/../shared).
 'use strict';
 
 const fs = require('fs');
@@ -50,7 +50,7 @@ async function main(args) {
   }
   const shared = templates.sharedDir();
   if (!shared) {
-    console.error('corpus-check: no shared receivers folder (set BATON_SHARED_DIR or put shared/ beside the repository)');
+    console.error('corpus-check: no shared receivers folder (set SHARED_DATA_DIR or put shared/ beside the repository)');
     return 2;
   }
   let input = args[0] === '-' ? process.stdin : fs.createReadStream(args[0]);

@@ -2,7 +2,7 @@
 // against, the way an inference server does, and checks that nothing of the request was lost.
 //
 // The templates are third-party files read in place from <repo>/../shared/receivers/{vllm,chat_templates}/
-// (BATON_SHARED_DIR overrides <repo>/../shared); SOURCES.json there gives each one's bos/eos tokens and how it is
+// (SHARED_DATA_DIR overrides <repo>/../shared); SOURCES.json there gives each one's bos/eos tokens and how it is
 // loaded. Rendering follows Hugging Face's apply_chat_template (@huggingface/jinja: trim_blocks, lstrip_blocks,
 // raise_exception, tojson): messages, tools, add_generation_prompt true, bos_token, eos_token. Before rendering,
 // what vLLM does to a chat request (vllm/entrypoints/chat_utils.py, _postprocess_messages): the `arguments` string
@@ -71,9 +71,9 @@ const CLAIMED = Object.freeze({
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 
-// The shared folder: BATON_SHARED_DIR, else <repo>/../shared; null when it has no receivers/.
+// The shared folder: SHARED_DATA_DIR, else <repo>/../shared; null when it has no receivers/.
 function sharedDir(env = process.env) {
-  const dir = env.BATON_SHARED_DIR || path.join(REPO, '..', 'shared');
+  const dir = env.SHARED_DATA_DIR || path.join(REPO, '..', 'shared');
   return fs.existsSync(path.join(dir, 'receivers', 'SOURCES.json')) ? dir : null;
 }
 

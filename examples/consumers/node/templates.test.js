@@ -1,7 +1,7 @@
 // The chat-template profiles rendered through the real templates docs/receivers.md claims (node --test
 // templates.test.js): every fixture and the demo snapshots render in every claimed template with nothing lost, and
 // the obvious request (openai-chat without names) does not, so the check can fail. Reads the templates in place
-// from <repo>/../shared (BATON_SHARED_DIR overrides): skips when it is missing, fails under CI=true.
+// from <repo>/../shared (SHARED_DATA_DIR overrides): skips when it is missing, fails under CI=true.
 'use strict';
 
 const test = require('node:test');
@@ -24,9 +24,9 @@ try {
   if (process.env.CI === 'true') throw missing;
 }
 const shared = templates && templates.sharedDir();
-if (!shared && process.env.CI === 'true') throw new Error('CI=true and the shared folder (../shared or BATON_SHARED_DIR) is missing');
+if (!shared && process.env.CI === 'true') throw new Error('CI=true and the shared folder (../shared or SHARED_DATA_DIR) is missing');
 const skip = !templates ? '@huggingface/jinja is not installed (npm ci)'
-  : shared ? false : 'no shared folder (../shared or BATON_SHARED_DIR)';
+  : shared ? false : 'no shared folder (../shared or SHARED_DATA_DIR)';
 const loaded = shared ? templates.loadTemplates(shared) : [];
 const DEMO = path.join(__dirname, '..', '..', '..', 'cli', 'src', 'test', 'resources', 'viewer', 'demo-snapshots.jsonl.gz');
 

@@ -111,7 +111,7 @@ class ReceiverDialectsOnCorpusTest {
             List<String> out = new ArrayList<>();
             int code = KitProcess.run(List.of(node, "corpus-check.js", p.file().toString()),
                     SharedFolder.repository().resolve("examples/consumers/node"),
-                    Map.of("BATON_SHARED_DIR", shared.toString()), out::add);
+                    Map.of("SHARED_DATA_DIR", shared.toString()), out::add);
             assertThat(out).as("corpus-check output of " + p.name()).hasSize(1);
             JsonNode report = JsonValues.parse(out.get(0));
             assertThat(report.path("snapshots").asInt()).isEqualTo(locals(p).size());

@@ -21,7 +21,7 @@ import com.networknt.schema.SpecificationVersion;
 /**
  * OpenAI's published OpenAPI spec (openai/openai-openapi, pinned in {@code <repo>/../shared/receivers/}, read in
  * place): {@code components.schemas.CreateChatCompletionRequest} and everything it references, validated as JSON
- * Schema 2020-12 by networknt's validator. The shared folder is {@code $BATON_SHARED_DIR} when set, else
+ * Schema 2020-12 by networknt's validator. The shared folder is {@code $SHARED_DATA_DIR} when set, else
  * {@code <repo>/../shared}; when it is missing the test that needs it is skipped, and fails under {@code CI=true}.
  */
 final class OpenAiSchema {
@@ -34,14 +34,14 @@ final class OpenAiSchema {
 
     /** The shared folder of third-party receiver data, or an aborted (skipped) test; under CI a failure. */
     static Path sharedDir() {
-        String override = System.getenv("BATON_SHARED_DIR");
+        String override = System.getenv("SHARED_DATA_DIR");
         Path dir = override != null && !override.isEmpty() ? Paths.get(override)
                 : Paths.get("..", "..", "shared").toAbsolutePath().normalize();
         if (!Files.isDirectory(dir.resolve("receivers"))) {
             if ("true".equals(System.getenv("CI"))) {
                 throw new AssertionError("the shared folder " + dir + " is needed under CI");
             }
-            Assumptions.abort("shared folder " + dir + " missing (set BATON_SHARED_DIR)");
+            Assumptions.abort("shared folder " + dir + " missing (set SHARED_DATA_DIR)");
         }
         return dir;
     }

@@ -35,9 +35,9 @@ import dev.baton.consumer.dialect.RequestOptions;
  * {@link RequestCheck} (receiver rules and the dialect invariants), keeps the provider's documented rules as this
  * package checks them on the wire ({@link ProviderRules}, each citing its page) and, for the chat-completions bodies,
  * validates against OpenAI's published {@code CreateChatCompletionRequest} schema ({@link OpenAiSchema}; needs the
- * shared folder: set {@code BATON_SHARED_DIR}).
+ * shared folder: set {@code SHARED_DATA_DIR}).
  *
- * <p>Run: {@code BATON_SHARED_DIR=/path/to/shared mvn -q -o -pl consumer -am test -Dtest='SdkRoundTripTest'
+ * <p>Run: {@code SHARED_DATA_DIR=/path/to/shared mvn -q -o -pl consumer -am test -Dtest='SdkRoundTripTest'
  * -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 class SdkRoundTripTest {
